@@ -1,0 +1,28 @@
+"""`make bench`: run every benchmark and print one table."""
+
+from __future__ import annotations
+
+import importlib
+import platform
+
+import numpy as np
+
+SUITES = ["bench.collision_bench", "bench.broadphase_bench"]
+
+
+def main() -> None:
+    print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
+    print(f"{'benchmark':<52} {'value':>14}  unit")
+    print("-" * 76)
+    for name in SUITES:
+        try:
+            suite = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            print(f"{name}: not available ({error})")
+            continue
+        for label, value, unit in suite.run():
+            print(f"{label:<52} {value:>14,.1f}  {unit}")
+
+
+if __name__ == "__main__":
+    main()

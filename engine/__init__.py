@@ -1,0 +1,25 @@
+"""A 2D rigid-body physics engine whose hot paths are numpy operations on whole arrays.
+
+>>> from engine import Box, collide
+>>> collide(Box(1, 1), (0, 0, 0), Box(1, 1), (0.9, 0, 0)).intersect
+True
+"""
+
+from .body import Body
+from .collide import Collision, CollisionBatch, collide, collide_many
+from .shapes import Box, Circle, ConcavePolygon, Polygon, Shape
+from .world import World
+
+__all__ = [
+    "Body",
+    "World",
+    "Box",
+    "Circle",
+    "Collision",
+    "CollisionBatch",
+    "ConcavePolygon",
+    "Polygon",
+    "Shape",
+    "collide",
+    "collide_many",
+]

@@ -1,0 +1,33 @@
+"""Numerical constants of the simulation, named in one place with the reason for each."""
+
+# Penetration the solver leaves alone. Resting contacts sit this deep so that they stay
+# touching from step to step instead of flickering between touching and apart.
+LINEAR_SLOP = 0.005  # m
+
+# Gap within which a contact is made ahead of touching. Speculative contacts let the solver
+# stop bodies at the surface within a step instead of after they overlap.
+SPECULATIVE_DISTANCE = 4 * LINEAR_SLOP  # m
+
+# Below this approach speed an impact does not bounce: resting bodies would otherwise jitter
+# on restitution computed from the small velocities gravity gives them every step.
+RESTITUTION_THRESHOLD = 1.0  # m/s
+
+# Fraction of the remaining overlap removed per positional-correction pass, and the most
+# one pass may move a contact: large corrections in one go would launch bodies.
+CORRECTION_FACTOR = 0.2
+MAX_CORRECTION = 0.2  # m
+
+# A reference face on B replaces one on A only when clearly better, so the contact points
+# of a resting pair do not switch features (and lose warm starting) between steps.
+FLIP_TOLERANCE = 0.1 * LINEAR_SLOP  # m
+
+# Solver passes per step.
+VELOCITY_ITERATIONS = 10
+POSITION_ITERATIONS = 3
+
+# A body moving more than this fraction of its own size in one step is checked against
+# the time of impact of its sweep, so that it cannot pass through thin obstacles.
+CCD_FRACTION = 0.25
+
+# How much a catch-up in World.advance may run at most, in steps per call.
+MAX_STEPS_PER_ADVANCE = 8

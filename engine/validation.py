@@ -1,0 +1,86 @@
+"""Argument checks shared by the public API: each names the argument and the problem."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+def as_finite_float(value, argument: str) -> float:
+    """A real number that is finite, as a Python float.
+
+    Raises TypeError for a non-number (bools are refused: ``True`` as a radius is a bug),
+    ValueError for NaN or infinity.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{argument}: expected a real number, got {type(value).__name__}")
+    try:
+        result = float(value)
+    except OverflowError:
+        raise ValueError(
+            f"{argument}: must be finite, got a number too large for float64"
+        ) from None
+    if not np.isfinite(result):
+        raise ValueError(f"{argument}: must be finite, got {result}")
+    return result
+
+
+def as_positive_float(value, argument: str) -> float:
+    """A finite real number > 0, as a Python float."""
+    result = as_finite_float(value, argument)
+    if result <= 0.0:
+        raise ValueError(f"{argument}: must be > 0, got {result}")
+    return result
+
+
+def as_finite_array(value, shape: tuple, argument: str) -> np.ndarray:
+    """A float64 array of the given shape whose entries are all finite.
+
+    ``shape`` may hold -1 for "any length". Raises TypeError when the value is not numeric
+    (strings, None, objects), ValueError for a wrong shape or a NaN/infinite entry.
+    """
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{argument}: expected numbers, got {type(value).__name__}")
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(
+            f"{argument}: must be finite (a number is too large for float64)"
+        ) from None
+    except (TypeError, ValueError) as error:
+        # Ragged nesting is a shape problem; anything else is the wrong kind of object.
+        if isinstance(error, ValueError) and "inhomogeneous" in str(error):
+            raise ValueError(
+                f"{argument}: expected an array of shape {_shape_text(shape)}, "
+                "got ragged nested sequences"
+            ) from None
+        raise TypeError(f"{argument}: expected numbers, got {type(value).__name__}") from None
+    if array.ndim != len(shape) or any(
+        want != -1 and have != want for want, have in zip(shape, array.shape)
+    ):
+        raise ValueError(
+            f"{argument}: expected an array of shape {_shape_text(shape)}, got {array.shape}"
+        )
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{argument}: must be finite (found NaN or infinity)")
+    return array
+
+
+def as_vector(value, argument: str) -> np.ndarray:
+    """A finite (2,) float64 vector."""
+    return as_finite_array(value, (2,), argument)
+
+
+def as_pose(value, argument: str) -> np.ndarray:
+    """A finite pose ``(x, y, angle)`` as a (3,) float64 array."""
+    return as_finite_array(value, (3,), argument)
+
+
+def _shape_text(shape: tuple) -> str:
+    return (
+        "("
+        + ", ".join("N" if n == -1 else str(n) for n in shape)
+        + ("," if len(shape) == 1 else "")
+        + ")"
+    )

@@ -1,0 +1,419 @@
+"""The World: bodies in structure-of-arrays storage and the fixed-step pipeline.
+
+One ``step`` of ``dt``, as data flowing (each stage a function from arrays to arrays):
+
+1. forces -> velocities (gravity, applied forces);
+2. broad phase on swept part boxes -> candidate part pairs;
+3. narrow phase (swept SAT with relative velocities) -> contact manifolds;
+4. velocity solve: warm-started sequential impulses on coloured batches, then restitution;
+5. integrate positions, stopping fast bodies at their time of impact;
+6. positional correction along contact normals;
+7. remember impulses for the next step's warm start.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .body import Body
+from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
+from .broadphase import empty_pairs, find_pairs
+from .ccd import clamp_to_impact, fast_bodies
+from .coloring import color_batches, color_constraints
+from .contact_solver import ContactSolver, Manifolds
+from .narrowphase import collide_parts
+from .packing import concatenate
+from .position_correction import correct_positions
+from .settings import (
+    FLIP_TOLERANCE,
+    MAX_STEPS_PER_ADVANCE,
+    POSITION_ITERATIONS,
+    SPECULATIVE_DISTANCE,
+    VELOCITY_ITERATIONS,
+)
+from .shapes import Shape
+from .swept_bounds import swept_bounds
+from .validation import as_finite_float, as_positive_float, as_vector
+from .warm_start import WarmStartCache
+
+
+class World:
+    """A 2D world of rigid bodies stepped with a fixed timestep.
+
+    gravity: (2,) m/s^2. dt: the fixed step in seconds. broadphase: "grid" (a spatial hash,
+    cell size from the bodies' sizes unless ``cell_size`` is given) or "quadtree".
+
+    >>> from engine import World, Box
+    >>> world = World()
+    >>> ground = world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
+    >>> crate = world.add_body(Box(1, 1), position=(0, 3))
+    >>> for _ in range(120):
+    ...     world.step()
+    >>> round(float(crate.position[1]), 2)
+    0.5
+    """
+
+    def __init__(
+        self,
+        gravity=(0.0, -9.81),
+        dt: float = 1 / 60,
+        broadphase: str = "grid",
+        cell_size: float | None = None,
+        velocity_iterations: int = VELOCITY_ITERATIONS,
+        position_iterations: int = POSITION_ITERATIONS,
+        max_steps_per_advance: int = MAX_STEPS_PER_ADVANCE,
+    ):
+        self._gravity = as_vector(gravity, "gravity")
+        self._dt = as_positive_float(dt, "dt")
+        self._broadphase = _check_broadphase(broadphase)
+        self._cell_size = None if cell_size is None else as_positive_float(cell_size, "cell_size")
+        self.velocity_iterations = _check_count(velocity_iterations, "velocity_iterations", 1)
+        self.position_iterations = _check_count(position_iterations, "position_iterations", 0)
+        self.max_steps_per_advance = _check_count(max_steps_per_advance, "max_steps_per_advance", 1)
+        self._bodies = Table(BODY_FIELDS)
+        self._parts = PartTable()
+        self._handles: list[Body] = []
+        self._row_of_id = np.zeros(16, dtype=np.int64)
+        self._next_id = 0
+        self._warm = WarmStartCache()
+        self._accumulator = 0.0
+        self._steps = 0
+
+    # -- settings -------------------------------------------------------------------------
+    @property
+    def dt(self) -> float:
+        """The fixed step, s."""
+        return self._dt
+
+    @property
+    def gravity(self) -> np.ndarray:
+        """(2,) float64 gravity, m/s^2 (assign to change)."""
+        return self._gravity.copy()
+
+    @gravity.setter
+    def gravity(self, value) -> None:
+        self._gravity = as_vector(value, "gravity")
+
+    @property
+    def broadphase(self) -> str:
+        """ "grid" or "quadtree" (assign to switch)."""
+        return self._broadphase
+
+    @broadphase.setter
+    def broadphase(self, value: str) -> None:
+        self._broadphase = _check_broadphase(value)
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds: steps taken times dt."""
+        return self._steps * self._dt
+
+    # -- bodies ---------------------------------------------------------------------------
+    def add_body(
+        self,
+        shapes,
+        position=(0.0, 0.0),
+        angle: float = 0.0,
+        velocity=(0.0, 0.0),
+        angular_velocity: float = 0.0,
+        density: float = 1.0,
+        friction: float = 0.6,
+        restitution: float = 0.0,
+        kind: str = "dynamic",
+        bullet: bool = False,
+    ) -> Body:
+        """Add a body made of one shape or a list of shapes; returns its handle.
+
+        The body's ``position`` is its centre of mass: the shapes are placed so that their
+        common centroid lands there. A ConcavePolygon brings its convex parts.
+        """
+        shapes = _check_shapes(shapes)
+        position = as_vector(position, "position")
+        angle = as_finite_float(angle, "angle")
+        velocity = as_vector(velocity, "velocity")
+        angular_velocity = as_finite_float(angular_velocity, "angular_velocity")
+        density = as_finite_float(density, "density")
+        friction = as_finite_float(friction, "friction")
+        restitution = as_finite_float(restitution, "restitution")
+        if kind not in KIND_CODES:
+            raise ValueError(f"kind: must be one of {sorted(KIND_CODES)}, got {kind!r}")
+        if not isinstance(bullet, (bool, np.bool_)):
+            raise TypeError(f"bullet: expected a bool, got {type(bullet).__name__}")
+        if kind == "dynamic" and density <= 0.0:
+            raise ValueError(f"density: must be > 0 for a dynamic body, got {density}")
+        if friction < 0.0:
+            raise ValueError(f"friction: must be >= 0, got {friction}")
+        if not 0.0 <= restitution <= 1.0:
+            raise ValueError(f"restitution: must be in [0, 1], got {restitution}")
+
+        area = sum(shape.area for shape in shapes)
+        centroid = sum(shape.area * shape.centroid for shape in shapes) / area
+        moment = sum(
+            shape._moment + shape.area * float(np.sum((shape.centroid - centroid) ** 2))
+            for shape in shapes
+        )
+        packed = concatenate([shape.packed for shape in shapes])
+        local = packed._replace(vertices=packed.vertices - centroid)
+        reach = float((np.sqrt((local.vertices**2).sum(axis=2)).max(axis=1) + local.radius).max())
+        dynamic = kind == "dynamic"
+        mass = density * area if dynamic else np.inf
+        inertia = density * moment if dynamic else np.inf
+
+        row = self._bodies.count
+        body_id = self._next_id
+        self._bodies.append(
+            {
+                "position": position,
+                "angle": angle,
+                # Static bodies never move, whatever they were given.
+                "velocity": velocity if kind != "static" else 0.0,
+                "angular_velocity": angular_velocity if kind != "static" else 0.0,
+                "mass": mass,
+                "inertia": inertia,
+                "inv_mass": 1.0 / mass if dynamic else 0.0,
+                "inv_inertia": 1.0 / inertia if dynamic else 0.0,
+                "friction": friction,
+                "restitution": restitution,
+                "kind": KIND_CODES[kind],
+                "bullet": bool(bullet),
+                "reach": reach,
+                "body_id": body_id,
+            }
+        )
+        self._parts.append(local, row)
+        if body_id >= len(self._row_of_id):
+            grown = np.full(2 * len(self._row_of_id), -1, dtype=np.int64)
+            grown[: len(self._row_of_id)] = self._row_of_id
+            self._row_of_id = grown
+        self._row_of_id[body_id] = row
+        self._next_id += 1
+        handle = Body(self, body_id, tuple(shapes))
+        self._handles.append(handle)
+        return handle
+
+    def remove(self, body: Body) -> None:
+        """Remove a body. Other handles stay valid; removing twice raises ValueError."""
+        if not isinstance(body, Body):
+            raise TypeError(f"body: expected a Body, got {type(body).__name__}")
+        if body._world is not self:
+            raise ValueError("body: it belongs to another world")
+        row = self._row_of(body)
+        if row < 0:
+            raise ValueError("body: it has already been removed")
+        part_rows = np.flatnonzero(self._parts.table.view("body") == row)
+        self._warm.forget_parts(int(part_rows[0]), len(part_rows))
+        self._parts.delete_body(row)
+        self._bodies.delete(row)
+        self._handles.pop(row)
+        self._row_of_id[body._id] = -1
+        self._row_of_id[self._row_of_id > row] -= 1
+
+    @property
+    def bodies(self) -> list:
+        """Every body, in the order added."""
+        return list(self._handles)
+
+    def _row_of(self, body: Body) -> int:
+        return int(self._row_of_id[body._id])
+
+    def _write_body(self, row: int, field: str, value) -> None:
+        kind = self._bodies.arrays["kind"][row]
+        if kind == KIND_CODES["static"] and field in ("velocity", "angular_velocity"):
+            if np.any(np.asarray(value) != 0.0):
+                raise ValueError(f"{field}: a static body cannot move; make it kinematic")
+        self._bodies.arrays[field][row] = value
+        if field in ("position", "angle"):
+            self._warm.clear()  # a teleported body's old contacts no longer describe it
+
+    # -- bulk views -----------------------------------------------------------------------
+    def _read_only(self, field: str) -> np.ndarray:
+        view = self._bodies.view(field).view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def positions(self) -> np.ndarray:
+        """(N, 2) float64 read-only view of the centres of mass, in the order of ``bodies``."""
+        return self._read_only("position")
+
+    @property
+    def angles(self) -> np.ndarray:
+        """(N,) float64 read-only view of the angles."""
+        return self._read_only("angle")
+
+    @property
+    def velocities(self) -> np.ndarray:
+        """(N, 2) float64 read-only view of the velocities."""
+        return self._read_only("velocity")
+
+    @property
+    def angular_velocities(self) -> np.ndarray:
+        """(N,) float64 read-only view of the angular velocities."""
+        return self._read_only("angular_velocity")
+
+    # -- time -----------------------------------------------------------------------------
+    def advance(self, seconds: float) -> float:
+        """Run as many fixed steps as fit in the time banked so far plus ``seconds``.
+
+        At most ``max_steps_per_advance`` steps run per call: time beyond that is dropped
+        so that a slow frame cannot snowball. Returns the leftover fraction of a step in
+        [0, 1), for interpolating between the last two states when drawing.
+        """
+        seconds = as_finite_float(seconds, "seconds")
+        if seconds < 0.0:
+            raise ValueError(f"seconds: must be >= 0, got {seconds}")
+        self._accumulator += seconds
+        steps = int(self._accumulator // self._dt)
+        if steps > self.max_steps_per_advance:
+            steps = self.max_steps_per_advance
+            self._accumulator = self._accumulator % self._dt + steps * self._dt
+        for _ in range(steps):
+            self.step()
+            self._accumulator -= self._dt
+        self._accumulator = max(self._accumulator, 0.0)
+        return self._accumulator / self._dt
+
+    def step(self) -> None:
+        """Advance the world by exactly one step of ``dt``."""
+        dt = self._dt
+        arrays = {name: self._bodies.view(name) for name in BODY_FIELDS}
+        dynamic = arrays["kind"] == DYNAMIC
+        inv_mass, inv_inertia = arrays["inv_mass"], arrays["inv_inertia"]
+
+        # 1. forces -> velocities
+        velocity = np.column_stack([arrays["velocity"], arrays["angular_velocity"]])
+        velocity[:, :2] += dt * (
+            self._gravity * dynamic[:, None] + arrays["force"] * inv_mass[:, None]
+        )
+        velocity[:, 2] += dt * arrays["torque"] * inv_inertia
+        start = np.column_stack([arrays["position"], arrays["angle"]])
+
+        # 2. broad phase on the parts' swept boxes
+        parts = self._parts.packed()
+        owner = self._parts.table.view("body")
+        part_a, part_b, body_a, body_b = self._candidate_pairs(parts, owner, start, velocity, dt)
+
+        # 3. narrow phase with each pair's relative velocity
+        manifolds, colours = self._contacts(
+            parts, part_a, part_b, body_a, body_b, start, velocity, arrays, dt
+        )
+
+        # 4. velocity solve
+        solver = ContactSolver(manifolds, colours, velocity, inv_mass, inv_inertia, dt)
+        solver.warm_start()
+        solver.iterate(self.velocity_iterations)
+        solver.restitute()
+
+        # 5. integrate positions, stopping fast bodies at their time of impact
+        speed = np.hypot(velocity[:, 0], velocity[:, 1])
+        fast = fast_bodies(speed, velocity[:, 2], arrays["reach"], dynamic, dt)
+        moving = arrays["kind"] != 1  # static bodies never move
+        allowed = np.where(moving, dt, 0.0)
+        if fast.any():
+            clamp = clamp_to_impact(
+                parts, part_a, part_b, body_a, body_b, arrays["kind"], arrays["bullet"],
+                fast, start, velocity, dt,
+            )  # fmt: skip
+            allowed = np.minimum(allowed, clamp)
+        positions = start[:, :2] + velocity[:, :2] * allowed[:, None]
+        turned = velocity[:, 2] * allowed
+
+        # 6. positional correction along the contact normals
+        correct_positions(
+            manifolds, colours, positions, start[:, :2], turned, inv_mass,
+            self.position_iterations,
+        )  # fmt: skip
+
+        # 7. write back and remember impulses
+        arrays["position"][:] = positions
+        arrays["angle"][:] = start[:, 2] + turned
+        arrays["velocity"][:] = velocity[:, :2]
+        arrays["angular_velocity"][:] = velocity[:, 2]
+        arrays["force"][:] = 0.0
+        arrays["torque"][:] = 0.0
+        self._warm.store(manifolds)
+        self._steps += 1
+
+    # -- step stages ----------------------------------------------------------------------
+    def _candidate_pairs(self, parts, owner, start, velocity, dt):
+        """Broad phase: part pairs whose swept boxes overlap, between bodies that can meet."""
+        if len(owner) < 2:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, empty, empty
+        reach = self._bodies.view("reach")
+        end = start + velocity * dt
+        # Turning is covered by the margin: a point at distance reach moves |w| reach dt.
+        margin = SPECULATIVE_DISTANCE + np.abs(velocity[:, 2]) * reach * dt
+        lower, upper = swept_bounds(parts, start[owner], end[owner], margin[owner])
+        pairs = find_pairs(lower, upper, self._broadphase, self._cell_size)
+        if len(pairs) == 0:
+            pairs = empty_pairs()
+        part_a, part_b = pairs[:, 0], pairs[:, 1]
+        body_a, body_b = owner[part_a], owner[part_b]
+        dynamic = self._bodies.view("kind") == DYNAMIC
+        keep = (body_a != body_b) & (dynamic[body_a] | dynamic[body_b])
+        return part_a[keep], part_b[keep], body_a[keep], body_b[keep]
+
+    def _contacts(self, parts, part_a, part_b, body_a, body_b, start, velocity, arrays, dt):
+        """Narrow phase -> the step's manifolds and the manifold rows of each colour."""
+        relative = velocity[body_a, :2] - velocity[body_b, :2]
+        spin = (
+            np.abs(velocity[body_a, 2]) * arrays["reach"][body_a]
+            + np.abs(velocity[body_b, 2]) * arrays["reach"][body_b]
+        )
+        margin = SPECULATIVE_DISTANCE + (np.hypot(relative[:, 0], relative[:, 1]) + spin) * dt
+        found = collide_parts(
+            parts, part_a, start[body_a], parts, part_b, start[body_b], relative, dt,
+            margin, FLIP_TOLERANCE,
+        )  # fmt: skip
+        touching = np.flatnonzero(found.point_count > 0)
+        a, b = body_a[touching], body_b[touching]
+        points = found.points[touching]
+        fa, fb = arrays["friction"][a], arrays["friction"][b]
+        manifolds = Manifolds(
+            body_a=a,
+            body_b=b,
+            count=found.point_count[touching],
+            normal=found.normal[touching],
+            arm_a=np.nan_to_num(points - start[a, None, :2]),
+            arm_b=np.nan_to_num(points - start[b, None, :2]),
+            separation=np.where(
+                np.isnan(found.point_separation[touching]),
+                np.inf,
+                found.point_separation[touching],
+            ),
+            friction=np.sqrt(fa * fb),
+            restitution=np.maximum(arrays["restitution"][a], arrays["restitution"][b]),
+            normal_impulse=np.zeros((len(a), 2)),
+            tangent_impulse=np.zeros((len(a), 2)),
+        )
+        self._warm.load(manifolds, part_a[touching], part_b[touching], found.features[touching])
+        colours = color_batches(color_constraints(a, b, arrays["kind"] == DYNAMIC))
+        return manifolds, colours
+
+
+def _check_broadphase(value) -> str:
+    if value not in ("grid", "quadtree"):
+        raise ValueError(f"broadphase: must be 'grid' or 'quadtree', got {value!r}")
+    return value
+
+
+def _check_count(value, argument: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{argument}: expected an int, got {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{argument}: must be >= {least}, got {value}")
+    return int(value)
+
+
+def _check_shapes(shapes) -> list:
+    if isinstance(shapes, Shape):
+        return [shapes]
+    if isinstance(shapes, (list, tuple)):
+        if not shapes:
+            raise ValueError("shapes: a body needs at least one shape")
+        for shape in shapes:
+            if not isinstance(shape, Shape):
+                raise TypeError(f"shapes: expected shapes, got {type(shape).__name__}")
+        return list(shapes)
+    raise TypeError(f"shapes: expected a shape or a list of shapes, got {type(shapes).__name__}")
