@@ -35,7 +35,9 @@ def _report(title: str, a, b, velocity=(0.0, 0.0), dt=1.0) -> None:
     print(f"  intersect={hit.intersect}  depth={hit.depth:.4f}  normal={np.round(hit.normal, 4)}")
     print(f"  mtv={np.round(hit.mtv, 4)}  contact points={np.round(hit.points, 4).tolist()}")
     if any(velocity):
-        print(f"  moving at {velocity} for {dt} s: will_intersect={hit.will_intersect} toi={hit.toi}")
+        print(
+            f"  moving at {velocity} for {dt} s: will_intersect={hit.will_intersect} toi={hit.toi}"
+        )
 
 
 def main() -> None:

@@ -49,7 +49,10 @@ def clamp_to_impact(
         parts, mover_part, start[mover], parts, other_part, start[other], relative, dt
     )
     closing = np.einsum("ij,ij->i", relative, found.normal)
-    hit = (found.separation > 0.0) & ~np.isnan(found.toi) & (closing > 0.0)
+    # A sweep that ends less than a slop past the surface is a landing, not a tunnel: the
+    # contact handles it next step, and the body keeps its full motion along the surface.
+    overshoot = closing * (dt - np.nan_to_num(found.toi, nan=dt))
+    hit = (found.separation > 0.0) & ~np.isnan(found.toi) & (overshoot > LINEAR_SLOP)
     if not hit.any():
         return allowed
     # Stop a slop short of contact along the normal, so the next step starts apart.

@@ -46,12 +46,11 @@ def correct_positions(manifolds, colours, positions, start_positions, turned, in
     for _ in range(passes):
         for rows in colours:
             ia, ib, normal = a[rows], b[rows], n[rows]
-            for p in (0, 1):
-                moved = (positions[ib] - start_positions[ib]) - (
-                    positions[ia] - start_positions[ia]
-                )
-                gap = base[rows, p] + np.einsum("ij,ij->i", moved, normal)
-                depth = np.where(np.isfinite(gap), -gap - LINEAR_SLOP, 0.0)
-                push = np.clip(CORRECTION_FACTOR * depth, 0.0, MAX_CORRECTION)[:, None] * normal
-                positions[ia] -= push * share_a[rows]
-                positions[ib] += push * share_b[rows]
+            moved = (positions[ib] - start_positions[ib]) - (positions[ia] - start_positions[ia])
+            along = np.einsum("ij,ij->i", moved, normal)
+            # The deeper point of the manifold decides: one push per manifold and pass.
+            gap = np.minimum(base[rows, 0], base[rows, 1]) + along
+            depth = np.where(np.isfinite(gap), -gap - LINEAR_SLOP, 0.0)
+            push = np.clip(CORRECTION_FACTOR * depth, 0.0, MAX_CORRECTION)[:, None] * normal
+            positions[ia] -= push * share_a[rows]
+            positions[ib] += push * share_b[rows]

@@ -14,7 +14,7 @@ RESTITUTION_THRESHOLD = 1.0  # m/s
 
 # Fraction of the remaining overlap removed per positional-correction pass, and the most
 # one pass may move a contact: large corrections in one go would launch bodies.
-CORRECTION_FACTOR = 0.2
+CORRECTION_FACTOR = 0.5
 MAX_CORRECTION = 0.2  # m
 
 # A reference face on B replaces one on A only when clearly better, so the contact points

@@ -35,10 +35,10 @@ class Shape:
     __slots__ = ("_uid", "_area", "_centroid", "_moment", "_packed", "_bounding_radius")
 
     def _finish(self, area: float, centroid: np.ndarray, moment: float, argument: str) -> None:
+        if np.isfinite(area) and area <= 0.0:
+            raise ValueError(f"{argument}: shape too small: its area is zero in float64")
         if not (np.isfinite(area) and np.isfinite(moment) and np.all(np.isfinite(centroid))):
             raise ValueError(f"{argument}: shape too large: its area or inertia overflows float64")
-        if area <= 0.0:
-            raise ValueError(f"{argument}: shape too small: its area is zero in float64")
         object.__setattr__(self, "_uid", next(_next_uid))
         object.__setattr__(self, "_area", area)
         object.__setattr__(self, "_centroid", _frozen(centroid))
@@ -158,9 +158,12 @@ class Polygon(Shape):
         self._set_outline(outline)
 
     def _set_outline(self, outline: np.ndarray, argument: str = "vertices") -> None:
+        # Extreme sizes over- or underflow here; _finish turns that into a ValueError.
+        with np.errstate(all="ignore"):
+            properties = polygon_mass_properties(outline)
+        self._finish(*properties, argument)
         object.__setattr__(self, "_vertices", _frozen(outline))
         object.__setattr__(self, "_normals", _frozen(edge_normals(outline)))
-        self._finish(*polygon_mass_properties(outline), argument)
 
     @classmethod
     def _from_clean(cls, outline: np.ndarray) -> Polygon:

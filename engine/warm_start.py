@@ -43,7 +43,9 @@ class WarmStartCache:
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         found = used & (self.keys[at] == keys)
         manifolds.normal_impulse[found] = self.normal[at[found]]
-        manifolds.tangent_impulse[found] = self.tangent[at[found]]
+        # Friction acts once per manifold: take it from the first point that matched.
+        tangent = np.where(found, self.tangent[at], 0.0)
+        manifolds.tangent_impulse[:] = np.where(found[:, 0], tangent[:, 0], tangent[:, 1])
 
     def store(self, manifolds) -> None:
         """Remember this step's impulses under the keys given to ``load``."""
@@ -51,7 +53,8 @@ class WarmStartCache:
         order = np.argsort(keys, kind="stable")
         self.keys = keys[order]
         self.normal = manifolds.normal_impulse[used][order]
-        self.tangent = manifolds.tangent_impulse[used][order]
+        per_point = np.repeat(manifolds.tangent_impulse[:, None], 2, axis=1)
+        self.tangent = per_point[used][order]
 
     def forget_parts(self, first: int, count: int) -> None:
         """Drop points of part rows [first, first + count) and renumber later rows."""

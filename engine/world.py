@@ -385,7 +385,7 @@ class World:
             friction=np.sqrt(fa * fb),
             restitution=np.maximum(arrays["restitution"][a], arrays["restitution"][b]),
             normal_impulse=np.zeros((len(a), 2)),
-            tangent_impulse=np.zeros((len(a), 2)),
+            tangent_impulse=np.zeros(len(a)),
         )
         self._warm.load(manifolds, part_a[touching], part_b[touching], found.features[touching])
         colours = color_batches(color_constraints(a, b, arrays["kind"] == DYNAMIC))
