@@ -7,7 +7,12 @@ import platform
 
 import numpy as np
 
-SUITES = ["bench.collision_bench", "bench.broadphase_bench"]
+SUITES = [
+    "bench.collision_bench",
+    "bench.broadphase_bench",
+    "bench.coloring_bench",
+    "bench.pyramid_bench",
+]
 
 
 def main() -> None:

@@ -7,11 +7,16 @@ True
 
 from .body import Body
 from .collide import Collision, CollisionBatch, collide, collide_many
+from .events import Contact, Event, SensorOverlap
 from .shapes import Box, Circle, ConcavePolygon, Polygon, Shape
-from .world import World
+from .world import HandlerError, World
 
 __all__ = [
     "Body",
+    "Contact",
+    "Event",
+    "HandlerError",
+    "SensorOverlap",
     "World",
     "Box",
     "Circle",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .body_store import DYNAMIC, KIND_NAMES
+from .filtering import check_bits, check_group
 from .validation import as_finite_float, as_vector
 
 
@@ -134,6 +135,45 @@ class Body:
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"restitution: must be in [0, 1], got {value}")
         self._set("restitution", value)
+
+    # -- filtering ------------------------------------------------------------------------
+    @property
+    def sensor(self) -> bool:
+        """A sensor detects overlaps (sensor events) but never pushes or is pushed."""
+        return bool(self._get("sensor"))
+
+    @sensor.setter
+    def sensor(self, value) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"sensor: expected a bool, got {type(value).__name__}")
+        self._set("sensor", bool(value))
+
+    @property
+    def category(self) -> int:
+        """16-bit category bits: what this body is."""
+        return int(self._get("category"))
+
+    @category.setter
+    def category(self, value) -> None:
+        self._set("category", check_bits(value, "category"))
+
+    @property
+    def mask(self) -> int:
+        """16-bit mask: the categories this body collides with."""
+        return int(self._get("mask"))
+
+    @mask.setter
+    def mask(self, value) -> None:
+        self._set("mask", check_bits(value, "mask"))
+
+    @property
+    def group(self) -> int:
+        """Collision group: a shared positive group always collides, a negative one never."""
+        return int(self._get("group"))
+
+    @group.setter
+    def group(self, value) -> None:
+        self._set("group", check_group(value))
 
     # -- pushing it -----------------------------------------------------------------------
     def apply_force(self, force, point=None) -> None:

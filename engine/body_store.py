@@ -33,6 +33,10 @@ BODY_FIELDS = {
     "bullet": ((), bool),
     "reach": ((), np.float64),
     "body_id": ((), np.int64),
+    "sensor": ((), bool),
+    "category": ((), np.int64),
+    "mask": ((), np.int64),
+    "group": ((), np.int64),
 }
 
 

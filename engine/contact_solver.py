@@ -37,7 +37,9 @@ class Manifolds:
     body_a, body_b: (M,) body rows; count: (M,) 1 or 2 points; normal: (M, 2) from A to B;
     arm_a, arm_b: (M, 2, 2) from each centre of mass to each point; separation: (M, 2)
     (+inf in an unused slot); friction, restitution: (M,) mixed; normal_impulse: (M, 2)
-    and tangent_impulse: (M,) accumulated, warm-started.
+    and tangent_impulse: (M,) accumulated, warm-started; points: (M, 2, 2) world points
+    at the step start (NaN in an unused slot); keys: (M, 2) int64 warm-start names of the
+    points (-1 in an unused slot).
     """
 
     body_a: np.ndarray
@@ -51,9 +53,15 @@ class Manifolds:
     restitution: np.ndarray
     normal_impulse: np.ndarray
     tangent_impulse: np.ndarray
+    points: np.ndarray
+    keys: np.ndarray
 
     def __len__(self) -> int:
         return len(self.body_a)
+
+    def subset(self, rows: np.ndarray) -> Manifolds:
+        """The manifolds at ``rows`` (M',) as a new Manifolds."""
+        return Manifolds(**{name: value[rows] for name, value in vars(self).items()})
 
 
 def _cross(r: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -70,13 +78,13 @@ def _row(axis: np.ndarray, arm_a: np.ndarray, arm_b: np.ndarray) -> np.ndarray:
 class Batch:
     """One colour's manifolds with what every pass reuses, gathered once per step.
 
-    index: (m,) manifold rows; bodies: (m, 2) rows of A and B; normal0, normal1, tangent:
-    (m, 6) Jacobian rows; push_*: the same scaled by inverse mass and inertia (velocity
-    change per unit impulse); inverse: (m, 3) entries of the inverse 2x2 normal mass
-    (i11, i12, i22); k: (m, 3) the normal mass matrix (k11, k12, k22); tangent_mass: (m,);
-    row_mass: (m, 2) 1 / k_ii, each normal row's own mass;
-    target: (m, 2) least allowed normal velocity; block: (m,) solve both normal rows as
-    one block; second: (m,) has a second point; normal, tangent_impulse: accumulators.
+    index: the batch's slice of the colour-ordered manifolds; bodies: (m, 2) rows of A
+    and B; normal0, normal1, tangent: (m, 6) Jacobian rows; push_*: the same scaled by
+    inverse mass and inertia (velocity change per unit impulse); inverse: (m, 3) entries
+    of the inverse 2x2 normal mass (i11, i12, i22); k: (m, 3) the normal mass matrix (k11,
+    k12, k22); tangent_mass: (m,); row_mass: (m, 2) 1 / k_ii, each normal row's own mass;
+    target: (m, 2) least allowed normal velocity; block: (m,) solve both normal rows as one
+    block; second: (m,) has a second point; normal_impulse, tangent_impulse: accumulators.
     """
 
     index: np.ndarray
@@ -108,11 +116,17 @@ class ContactSolver:
     def __init__(self, manifolds: Manifolds, colours: list, velocities, inv_mass, inv_inertia, dt):
         self.m = manifolds
         self.velocities = velocities
-        a, b = manifolds.body_a, manifolds.body_b
-        n = manifolds.normal
+        # Put the manifolds in colour order once: every batch is then a slice (a view), and
+        # the passes gather nothing but velocities.
+        order = np.concatenate(colours) if colours else np.zeros(0, dtype=np.int64)
+        self.order = order
+        ends = np.cumsum([len(c) for c in colours])
+        spans = [slice(int(e - len(c)), int(e)) for c, e in zip(colours, ends)]
+        a, b = manifolds.body_a[order], manifolds.body_b[order]
+        n = manifolds.normal[order]
         t = np.column_stack([n[:, 1], -n[:, 0]])
-        second = manifolds.count == 2
-        arm_a, arm_b = manifolds.arm_a, manifolds.arm_b
+        second = manifolds.count[order] == 2
+        arm_a, arm_b = manifolds.arm_a[order], manifolds.arm_b[order]
         # Friction acts at the centre of the points (their arms' mean).
         centre_a = np.where(second[:, None], 0.5 * (arm_a[:, 0] + arm_a[:, 1]), arm_a[:, 0])
         centre_b = np.where(second[:, None], 0.5 * (arm_b[:, 0] + arm_b[:, 1]), arm_b[:, 0])
@@ -142,33 +156,34 @@ class ContactSolver:
         # Speculative points (a gap ahead) may close the gap within the step and no more;
         # touching points must not approach. Overlap is left to positional correction.
         used = np.column_stack([np.ones(len(a), dtype=bool), second])
-        gap = np.where(used, manifolds.separation, 0.0)
+        gap = np.where(used, manifolds.separation[order], 0.0)
         target = np.where(gap > 0.0, -gap / dt, 0.0)
         bodies = np.column_stack([a, b])
-        v = velocities
-        pair_v = v[bodies].reshape(-1, 6)
+        pair_v = velocities[bodies].reshape(-1, 6)
         self.approach = np.column_stack(
             [np.einsum("ij,ij->i", pair_v, normal0), np.einsum("ij,ij->i", pair_v, normal1)]
         )
+        self.restitution = manifolds.restitution[order]
+        self.normal_impulse = manifolds.normal_impulse[order]
+        self.tangent_impulse = manifolds.tangent_impulse[order]
         self.batches = [
             Batch(
-                index=r, bodies=bodies[r], normal0=normal0[r], normal1=normal1[r],
-                tangent=tangent[r], push_normal0=push0[r], push_normal1=push1[r],
-                push_tangent=push_t[r], inverse=inverse[r], k=k[r],
-                tangent_mass=tangent_mass[r], row_mass=row_mass[r],
-                friction=manifolds.friction[r],
-                target=target[r], block=block[r], second=second[r],
-                normal_impulse=manifolds.normal_impulse[r],
-                tangent_impulse=manifolds.tangent_impulse[r],
+                index=s, bodies=bodies[s], normal0=normal0[s], normal1=normal1[s],
+                tangent=tangent[s], push_normal0=push0[s], push_normal1=push1[s],
+                push_tangent=push_t[s], inverse=inverse[s], k=k[s],
+                tangent_mass=tangent_mass[s], row_mass=row_mass[s],
+                friction=manifolds.friction[order][s], target=target[s], block=block[s],
+                second=second[s], normal_impulse=self.normal_impulse[s],
+                tangent_impulse=self.tangent_impulse[s],
             )
-            for r in colours
+            for s in spans
         ]  # fmt: skip
         self._rows = (bodies, push0, push1, push_t)
 
     def warm_start(self) -> None:
         """Apply last step's impulses (already in the manifolds) to the velocities."""
         bodies, push0, push1, push_t = self._rows
-        pn, pt = self.m.normal_impulse, self.m.tangent_impulse
+        pn, pt = self.normal_impulse, self.tangent_impulse
         change = push0 * pn[:, :1] + push1 * pn[:, 1:] + push_t * pt[:, None]
         np.add.at(self.velocities, bodies, change.reshape(-1, 2, 3))
 
@@ -182,7 +197,7 @@ class ContactSolver:
                 # Friction first, bounded by the current normal impulses.
                 vt = np.einsum("ij,ij->i", pair_v, batch.tangent)
                 limit = batch.friction * (pn[:, 0] + pn[:, 1])
-                new = np.clip(pt - batch.tangent_mass * vt, -limit, limit)
+                new = np.minimum(np.maximum(pt - batch.tangent_mass * vt, -limit), limit)
                 pair_v += batch.push_tangent * (new - pt)[:, None]
                 pt[:] = new
                 # Then both normal rows together.
@@ -197,39 +212,45 @@ class ContactSolver:
         self._store()
 
     def _store(self) -> None:
-        for batch in self.batches:
-            self.m.normal_impulse[batch.index] = batch.normal_impulse
-            self.m.tangent_impulse[batch.index] = batch.tangent_impulse
+        """Write the impulses back to the manifolds, in their own order."""
+        self.m.normal_impulse[self.order] = self.normal_impulse
+        self.m.tangent_impulse[self.order] = self.tangent_impulse
 
     def restitute(self) -> None:
         """Bounce: points that approached fast and were pushed leave at -e times that speed.
 
-        One pass, point by point as Box2D does: a bounce is a velocity target, not a
-        constraint that needs converging.
+        One pass after the solve. A two-point manifold bounces both points at once with the
+        block solve: with e = 1 that returns exactly the energy of the approach, where
+        bouncing the points one after the other (each to its own target) can add energy to
+        a spinning body.
         """
-        m, v = self.m, self.velocities
+        v = self.velocities
         bouncing = (
             (self.approach < -RESTITUTION_THRESHOLD)
-            & (m.restitution[:, None] > 0.0)
-            & (m.normal_impulse > 0.0)
+            & (self.restitution[:, None] > 0.0)
+            & (self.normal_impulse > 0.0)
         )
         if not bouncing.any():
             return
-        target = -m.restitution[:, None] * self.approach
+        goal = np.where(bouncing, -self.restitution[:, None] * self.approach, 0.0)
         for batch in self.batches:
             use = bouncing[batch.index]
             if not use.any():
                 continue
+            target = np.where(use, goal[batch.index], batch.target)
             pair_v = v[batch.bodies].reshape(-1, 6)
             pn = batch.normal_impulse
-            rows = ((0, batch.normal0, batch.push_normal0), (1, batch.normal1, batch.push_normal1))
-            for p, row, push in rows:
-                vn = np.einsum("ij,ij->i", pair_v, row)
-                mass = batch.row_mass[:, p]
-                pushed = np.maximum(pn[:, p] - (vn - target[batch.index, p]) * mass, 0.0)
-                new = np.where(use[:, p], pushed, pn[:, p])
-                pair_v += push * (new - pn[:, p])[:, None]
-                pn[:, p] = new
+            vn0 = np.einsum("ij,ij->i", pair_v, batch.normal0) - target[:, 0]
+            vn1 = np.einsum("ij,ij->i", pair_v, batch.normal1) - target[:, 1]
+            new0, new1 = _block_solve(pn[:, 0], pn[:, 1], vn0, vn1, batch)
+            # Manifolds with nothing bouncing keep their impulses.
+            touched = use.any(axis=1)
+            new0 = np.where(touched, new0, pn[:, 0])
+            new1 = np.where(touched, new1, pn[:, 1])
+            pair_v += batch.push_normal0 * (new0 - pn[:, 0])[:, None]
+            pair_v += batch.push_normal1 * (new1 - pn[:, 1])[:, None]
+            pn[:, 0] = new0
+            pn[:, 1] = new1
             v[batch.bodies] = pair_v.reshape(-1, 2, 3)
         self._store()
 

@@ -31,13 +31,14 @@ class WarmStartCache:
         self.tangent = np.zeros(0)
 
     def load(self, manifolds, part_a, part_b, features) -> None:
-        """Fill the manifolds' impulses (M, 2) where last step had the same points.
+        """Name the manifolds' points and fill their impulses where last step had them.
 
         part_a, part_b: (M,) part rows; features: (M, 2) feature ids, -1 for no point.
+        Sets ``manifolds.keys`` (M, 2) (-1 for no point).
         """
         keys = point_keys(part_a[:, None], part_b[:, None], np.maximum(features, 0))
         used = features >= 0
-        self._current = (keys[used], used)
+        manifolds.keys[:] = np.where(used, keys, -1)
         if len(self.keys) == 0 or not used.any():
             return
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
@@ -48,8 +49,9 @@ class WarmStartCache:
         manifolds.tangent_impulse[:] = np.where(found[:, 0], tangent[:, 0], tangent[:, 1])
 
     def store(self, manifolds) -> None:
-        """Remember this step's impulses under the keys given to ``load``."""
-        keys, used = self._current
+        """Remember the manifolds' impulses under their point keys."""
+        used = manifolds.keys >= 0
+        keys = manifolds.keys[used]
         order = np.argsort(keys, kind="stable")
         self.keys = keys[order]
         self.normal = manifolds.normal_impulse[used][order]

@@ -21,11 +21,23 @@ from .broadphase import empty_pairs, find_pairs
 from .ccd import clamp_to_impact, fast_bodies
 from .coloring import color_batches, color_constraints
 from .contact_solver import ContactSolver, Manifolds
+from .events import (
+    EVENT_NAMES,
+    ContactTable,
+    Event,
+    SensorOverlap,
+    began_and_ended,
+    body_pair_keys,
+    contact_table,
+    group_by_pair,
+)
+from .filtering import check_bits, check_group, pairs_pass_filter
 from .narrowphase import collide_parts
 from .packing import concatenate
 from .position_correction import correct_positions
 from .settings import (
     FLIP_TOLERANCE,
+    LINEAR_SLOP,
     MAX_STEPS_PER_ADVANCE,
     POSITION_ITERATIONS,
     SPECULATIVE_DISTANCE,
@@ -78,6 +90,12 @@ class World:
         self._warm = WarmStartCache()
         self._accumulator = 0.0
         self._steps = 0
+        self._handlers = {name: [] for name in EVENT_NAMES}
+        self._contact_table = ContactTable.empty()
+        self._sensor_keys = np.zeros(0, dtype=np.int64)
+        self._sensor_handles = np.empty((0, 2), dtype=object)
+        self._events: list[Event] = []
+        self._handle_array = np.empty(0, dtype=object)
 
     # -- settings -------------------------------------------------------------------------
     @property
@@ -121,11 +139,20 @@ class World:
         restitution: float = 0.0,
         kind: str = "dynamic",
         bullet: bool = False,
+        sensor: bool = False,
+        category: int = 0x0001,
+        mask: int = 0xFFFF,
+        group: int = 0,
     ) -> Body:
         """Add a body made of one shape or a list of shapes; returns its handle.
 
         The body's ``position`` is its centre of mass: the shapes are placed so that their
         common centroid lands there. A ConcavePolygon brings its convex parts.
+
+        sensor: detects overlaps (``sensor_begin``/``sensor_end`` events) but never pushes
+        or is pushed. category, mask: 16-bit collision filter; two bodies collide only if
+        each one's category is in the other's mask. group: a shared non-zero group
+        overrides the masks: positive always collides, negative never.
         """
         shapes = _check_shapes(shapes)
         position = as_vector(position, "position")
@@ -137,8 +164,12 @@ class World:
         restitution = as_finite_float(restitution, "restitution")
         if kind not in KIND_CODES:
             raise ValueError(f"kind: must be one of {sorted(KIND_CODES)}, got {kind!r}")
-        if not isinstance(bullet, (bool, np.bool_)):
-            raise TypeError(f"bullet: expected a bool, got {type(bullet).__name__}")
+        for name, flag in (("bullet", bullet), ("sensor", sensor)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+        category = check_bits(category, "category")
+        mask = check_bits(mask, "mask")
+        group = check_group(group)
         if kind == "dynamic" and density <= 0.0:
             raise ValueError(f"density: must be > 0 for a dynamic body, got {density}")
         if friction < 0.0:
@@ -178,6 +209,10 @@ class World:
                 "bullet": bool(bullet),
                 "reach": reach,
                 "body_id": body_id,
+                "sensor": bool(sensor),
+                "category": category,
+                "mask": mask,
+                "group": group,
             }
         )
         self._parts.append(local, row)
@@ -189,6 +224,7 @@ class World:
         self._next_id += 1
         handle = Body(self, body_id, tuple(shapes))
         self._handles.append(handle)
+        self._handle_array = None
         return handle
 
     def remove(self, body: Body) -> None:
@@ -205,6 +241,7 @@ class World:
         self._parts.delete_body(row)
         self._bodies.delete(row)
         self._handles.pop(row)
+        self._handle_array = None
         self._row_of_id[body._id] = -1
         self._row_of_id[self._row_of_id > row] -= 1
 
@@ -274,7 +311,7 @@ class World:
         return self._accumulator / self._dt
 
     def step(self) -> None:
-        """Advance the world by exactly one step of ``dt``."""
+        """Advance the world by exactly one step of ``dt``, then run the event handlers."""
         dt = self._dt
         arrays = {name: self._bodies.view(name) for name in BODY_FIELDS}
         dynamic = arrays["kind"] == DYNAMIC
@@ -288,15 +325,23 @@ class World:
         velocity[:, 2] += dt * arrays["torque"] * inv_inertia
         start = np.column_stack([arrays["position"], arrays["angle"]])
 
-        # 2. broad phase on the parts' swept boxes
+        # 2. broad phase on the parts' swept boxes, filtered
         parts = self._parts.packed()
         owner = self._parts.table.view("body")
-        part_a, part_b, body_a, body_b = self._candidate_pairs(parts, owner, start, velocity, dt)
+        pairs = self._candidate_pairs(parts, owner, start, velocity, dt, arrays)
+        solid, sensing = pairs
 
-        # 3. narrow phase with each pair's relative velocity
-        manifolds, colours = self._contacts(
-            parts, part_a, part_b, body_a, body_b, start, velocity, arrays, dt
+        # 3. narrow phase with each pair's relative velocity; sensors only overlap
+        manifolds = self._contacts(parts, *solid, start, velocity, arrays, dt)
+        manifolds, ignored = self._presolve(manifolds, arrays)
+        if len(ignored):
+            # Pairs a presolve handler ignored must not stop each other in the sweep either.
+            keys = body_pair_keys(solid[2], solid[3], arrays["body_id"])
+            solid = tuple(x[~np.isin(keys, ignored)] for x in solid)
+        colours = color_batches(
+            color_constraints(manifolds.body_a, manifolds.body_b, arrays["kind"] == DYNAMIC)
         )
+        sensor_keys, sensor_rows = self._sensor_overlaps(parts, *sensing, start, arrays)
 
         # 4. velocity solve
         solver = ContactSolver(manifolds, colours, velocity, inv_mass, inv_inertia, dt)
@@ -307,13 +352,12 @@ class World:
         # 5. integrate positions, stopping fast bodies at their time of impact
         speed = np.hypot(velocity[:, 0], velocity[:, 1])
         fast = fast_bodies(speed, velocity[:, 2], arrays["reach"], dynamic, dt)
-        moving = arrays["kind"] != 1  # static bodies never move
+        moving = arrays["kind"] != KIND_CODES["static"]
         allowed = np.where(moving, dt, 0.0)
         if fast.any():
             clamp = clamp_to_impact(
-                parts, part_a, part_b, body_a, body_b, arrays["kind"], arrays["bullet"],
-                fast, start, velocity, dt,
-            )  # fmt: skip
+                parts, *solid, arrays["kind"], arrays["bullet"], fast, start, velocity, dt
+            )
             allowed = np.minimum(allowed, clamp)
         positions = start[:, :2] + velocity[:, :2] * allowed[:, None]
         turned = velocity[:, 2] * allowed
@@ -324,7 +368,7 @@ class World:
             self.position_iterations,
         )  # fmt: skip
 
-        # 7. write back and remember impulses
+        # 7. write back, remember impulses, and tell the game what happened
         arrays["position"][:] = positions
         arrays["angle"][:] = start[:, 2] + turned
         arrays["velocity"][:] = velocity[:, :2]
@@ -333,14 +377,20 @@ class World:
         arrays["torque"][:] = 0.0
         self._warm.store(manifolds)
         self._steps += 1
+        self._record_events(manifolds, sensor_keys, sensor_rows, arrays)
+        self._dispatch()
 
     # -- step stages ----------------------------------------------------------------------
-    def _candidate_pairs(self, parts, owner, start, velocity, dt):
-        """Broad phase: part pairs whose swept boxes overlap, between bodies that can meet."""
+    def _candidate_pairs(self, parts, owner, start, velocity, dt, arrays):
+        """Broad phase: part pairs whose swept boxes overlap, between bodies that can meet.
+
+        Returns (solid, sensing): each a tuple (part_a, part_b, body_a, body_b) of (M,)
+        int64; solid pairs collide, sensing pairs involve a sensor.
+        """
+        empty = np.zeros(0, dtype=np.int64)
         if len(owner) < 2:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty, empty, empty
-        reach = self._bodies.view("reach")
+            return (empty,) * 4, (empty,) * 4
+        reach = arrays["reach"]
         end = start + velocity * dt
         # Turning is covered by the margin: a point at distance reach moves |w| reach dt.
         margin = SPECULATIVE_DISTANCE + np.abs(velocity[:, 2]) * reach * dt
@@ -350,12 +400,22 @@ class World:
             pairs = empty_pairs()
         part_a, part_b = pairs[:, 0], pairs[:, 1]
         body_a, body_b = owner[part_a], owner[part_b]
-        dynamic = self._bodies.view("kind") == DYNAMIC
-        keep = (body_a != body_b) & (dynamic[body_a] | dynamic[body_b])
-        return part_a[keep], part_b[keep], body_a[keep], body_b[keep]
+        kind, sensor = arrays["kind"], arrays["sensor"]
+        dynamic = kind == DYNAMIC
+        static = kind == KIND_CODES["static"]
+        allowed = (body_a != body_b) & pairs_pass_filter(
+            arrays["category"], arrays["mask"], arrays["group"], body_a, body_b
+        )
+        senses = sensor[body_a] | sensor[body_b]
+        solid = allowed & ~senses & (dynamic[body_a] | dynamic[body_b])
+        sensing = allowed & senses & ~(static[body_a] & static[body_b])
+        return (
+            tuple(x[solid] for x in (part_a, part_b, body_a, body_b)),
+            tuple(x[sensing] for x in (part_a, part_b, body_a, body_b)),
+        )
 
     def _contacts(self, parts, part_a, part_b, body_a, body_b, start, velocity, arrays, dt):
-        """Narrow phase -> the step's manifolds and the manifold rows of each colour."""
+        """Narrow phase -> the step's manifolds (warm-started)."""
         relative = velocity[body_a, :2] - velocity[body_b, :2]
         spin = (
             np.abs(velocity[body_a, 2]) * arrays["reach"][body_a]
@@ -370,6 +430,7 @@ class World:
         a, b = body_a[touching], body_b[touching]
         points = found.points[touching]
         fa, fb = arrays["friction"][a], arrays["friction"][b]
+        separation = found.point_separation[touching]
         manifolds = Manifolds(
             body_a=a,
             body_b=b,
@@ -377,19 +438,185 @@ class World:
             normal=found.normal[touching],
             arm_a=np.nan_to_num(points - start[a, None, :2]),
             arm_b=np.nan_to_num(points - start[b, None, :2]),
-            separation=np.where(
-                np.isnan(found.point_separation[touching]),
-                np.inf,
-                found.point_separation[touching],
-            ),
+            separation=np.where(np.isnan(separation), np.inf, separation),
             friction=np.sqrt(fa * fb),
             restitution=np.maximum(arrays["restitution"][a], arrays["restitution"][b]),
             normal_impulse=np.zeros((len(a), 2)),
             tangent_impulse=np.zeros(len(a)),
+            points=points,
+            keys=np.full((len(a), 2), -1, dtype=np.int64),
         )
         self._warm.load(manifolds, part_a[touching], part_b[touching], found.features[touching])
-        colours = color_batches(color_constraints(a, b, arrays["kind"] == DYNAMIC))
-        return manifolds, colours
+        return manifolds
+
+    def _presolve(self, manifolds: Manifolds, arrays):
+        """Let ``presolve`` handlers drop contacts for this step (one-way platforms).
+
+        Returns the manifolds kept and the (K,) body-pair keys of the pairs dropped.
+        """
+        handlers = self._handlers["presolve"]
+        if not handlers or len(manifolds) == 0:
+            return manifolds, np.zeros(0, dtype=np.int64)
+        keys = body_pair_keys(manifolds.body_a, manifolds.body_b, arrays["body_id"])
+        table = contact_table(
+            manifolds, np.ones(len(manifolds), dtype=bool), keys, self._handles_by_row()
+        )
+        unique, pair = group_by_pair(keys)
+        keep_pair = np.ones(len(unique), dtype=bool)
+        # One call per touching body pair: user code decides, so this loop is inherent.
+        for i in range(len(table)):
+            contact = table.contact(i)
+            for handler in handlers:
+                if self._call(handler, "presolve", contact) is False:
+                    keep_pair[i] = False
+                    break
+        return manifolds.subset(np.flatnonzero(keep_pair[pair])), unique[~keep_pair]
+
+    def _sensor_overlaps(self, parts, part_a, part_b, body_a, body_b, start, arrays):
+        """Body pairs (sensor, other) overlapping now: sorted keys (K,) and rows (K, 2)."""
+        if len(part_a) == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, 2), dtype=np.int64)
+        found = collide_parts(parts, part_a, start[body_a], parts, part_b, start[body_b])
+        hit = found.separation <= 0.0
+        a, b = body_a[hit], body_b[hit]
+        # Put the sensor first (if both are sensors, the first one speaks).
+        swap = ~arrays["sensor"][a]
+        a, b = np.where(swap, b, a), np.where(swap, a, b)
+        keys = body_pair_keys(a, b, arrays["body_id"])
+        unique, first = np.unique(keys, return_index=True)
+        return unique, np.column_stack([a[first], b[first]])
+
+    def _record_events(self, manifolds, sensor_keys, sensor_rows, arrays) -> None:
+        """This step's contacts and the begin / persist / end events against the last step."""
+        handles = self._handles_by_row()
+        separation = np.where(np.isinf(manifolds.separation), np.nan, manifolds.separation)
+        with np.errstate(invalid="ignore"):
+            nearest = np.nanmin(separation, axis=1) if len(manifolds) else np.zeros(0)
+        # Touching: within the slop at the step start, or pushed apart by the solver.
+        touching = (nearest <= LINEAR_SLOP) | (manifolds.normal_impulse.sum(axis=1) > 0.0)
+        keys = body_pair_keys(manifolds.body_a, manifolds.body_b, arrays["body_id"])
+        previous = self._contact_table
+        current = contact_table(manifolds, touching, keys, handles)
+        began, persisting, ended = began_and_ended(previous.keys, current.keys)
+        sensor_began, _, sensor_ended = began_and_ended(self._sensor_keys, sensor_keys)
+        self._pending = (previous, current, began, persisting, ended)
+        self._sensor_pending = (
+            self._sensor_handles,
+            handles[sensor_rows] if len(sensor_rows) else np.empty((0, 2), dtype=object),
+            sensor_began,
+            sensor_ended,
+        )
+        self._contact_table = current
+        self._sensor_keys = sensor_keys
+        self._sensor_handles = self._sensor_pending[1]
+        self._events = None  # built on demand from the pending arrays
+
+    def _handles_by_row(self) -> np.ndarray:
+        """(N,) object array of the Body handles, cached until bodies change."""
+        if self._handle_array is None or len(self._handle_array) != len(self._handles):
+            array = np.empty(len(self._handles), dtype=object)
+            array[:] = self._handles
+            self._handle_array = array
+        return self._handle_array
+
+    # -- events ---------------------------------------------------------------------------
+    def on(self, event: str, handler=None):
+        """Register ``handler(subject)`` for an event; usable as a decorator.
+
+        Events: "contact_begin", "contact_persist", "contact_end" (subject: Contact),
+        "sensor_begin", "sensor_end" (subject: SensorOverlap), and "presolve" (subject:
+        Contact; return False to ignore that contact for this step). Handlers run after
+        the step, in the order registered; presolve runs inside it, before the solve.
+        """
+        if event not in EVENT_NAMES:
+            raise ValueError(f"event: must be one of {', '.join(EVENT_NAMES)}, got {event!r}")
+
+        def register(function):
+            if not callable(function):
+                raise TypeError(f"handler: expected a callable, got {type(function).__name__}")
+            self._handlers[event].append(function)
+            return function
+
+        return register if handler is None else register(handler)
+
+    def off(self, event: str, handler) -> None:
+        """Unregister a handler added with ``on``."""
+        if event not in EVENT_NAMES:
+            raise ValueError(f"event: must be one of {', '.join(EVENT_NAMES)}, got {event!r}")
+        try:
+            self._handlers[event].remove(handler)
+        except ValueError:
+            raise ValueError("handler: it is not registered for this event") from None
+
+    @property
+    def contacts(self) -> list:
+        """The Contacts touching after the last step (one per touching body pair)."""
+        table = self._contact_table
+        return [table.contact(i) for i in range(len(table))]
+
+    @property
+    def events(self) -> list:
+        """The Events of the last step, for code that polls instead of registering handlers."""
+        if self._events is None:
+            self._events = self._build_events(None)
+        return list(self._events)
+
+    def _build_events(self, wanted) -> list:
+        """Event objects of the last step; only the kinds in ``wanted`` (None: all)."""
+        events = []
+        if getattr(self, "_pending", None) is None:
+            return events
+        previous, current, began, persisting, ended = self._pending
+        old_handles, new_handles, sensor_began, sensor_ended = self._sensor_pending
+        groups = (
+            ("contact_begin", current, np.flatnonzero(began)),
+            ("contact_persist", current, np.flatnonzero(persisting)),
+            ("contact_end", previous, np.flatnonzero(ended)),
+        )
+        for name, table, rows in groups:
+            if wanted is None or name in wanted:
+                events += [Event(name, table.contact(i)) for i in rows]
+        for name, handles, rows in (
+            ("sensor_begin", new_handles, np.flatnonzero(sensor_began)),
+            ("sensor_end", old_handles, np.flatnonzero(sensor_ended)),
+        ):
+            if wanted is None or name in wanted:
+                events += [Event(name, SensorOverlap(*handles[i])) for i in rows]
+        return events
+
+    def _dispatch(self) -> None:
+        """Run the handlers for the last step's events.
+
+        A body removed by a handler is gone for the handlers after it: events that involve
+        it are skipped. A handler that raises stops the dispatch; the step is complete.
+        """
+        wanted = {name for name, handlers in self._handlers.items() if handlers} - {"presolve"}
+        if not wanted:
+            return
+        for event in self._build_events(wanted):
+            subject = event.subject
+            bodies = (
+                (subject.body_a, subject.body_b)
+                if event.name.startswith("contact")
+                else (subject.sensor, subject.other)
+            )
+            if event.name not in ("contact_end", "sensor_end") and any(
+                body.world is None for body in bodies
+            ):
+                continue
+            for handler in list(self._handlers[event.name]):
+                self._call(handler, event.name, subject)
+
+    def _call(self, handler, event: str, subject):
+        try:
+            return handler(subject)
+        except Exception as error:
+            name = getattr(handler, "__qualname__", repr(handler))
+            raise HandlerError(f"{event} handler {name} raised {error!r}") from error
+
+
+class HandlerError(RuntimeError):
+    """An event handler raised; the step it belongs to had completed."""
 
 
 def _check_broadphase(value) -> str:

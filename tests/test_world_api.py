@@ -146,6 +146,23 @@ def test_remove_all_then_step():
     assert world.time == pytest.approx(DT, rel=1e-12)
 
 
+def test_removing_a_supporting_body_lets_the_one_above_fall():
+    """A box resting on another: remove the lower one and the upper one falls to the ground
+    (no stale contact keeps it up) and comes to rest on it (5 mm: contact slop)."""
+    world = World()
+    world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
+    lower = world.add_body(Box(1, 1), position=(0, 0.5))
+    upper = world.add_body(Box(1, 1), position=(0, 1.5))
+    run_steps(world, 60)
+    assert upper.position[1] == pytest.approx(1.5, abs=5e-3)
+    world.remove(lower)
+    world.step()
+    assert upper.velocity[1] < 0.0  # it falls at once
+    run_steps(world, 120)
+    assert upper.position[1] == pytest.approx(0.5, abs=5e-3)
+    assert len(world.bodies) == 2
+
+
 # --------------------------------------------------------------------------- views
 
 

@@ -191,6 +191,75 @@ def test_box_slides_down_ramp_with_coulomb_acceleration(theta_deg, mu, tol):
     assert abs(box.angle - theta) < 0.05
 
 
+def test_box_sliding_on_ground_stops_after_coulomb_distance():
+    """A box launched at v0 = 5 m/s on flat ground with mu = 0.5 decelerates at mu g and
+    stops after d = v0^2 / (2 mu g) = 2.55 m, at t = v0 / (mu g) = 1.02 s. Semi-implicit
+    Euler shortens d by about v0 dt / 2 = 4 cm (1.6 %); 5 % still catches a wrong normal
+    force or friction mixing (mu = 0.6 by a wrong mix is 17 % off)."""
+    mu, v0 = 0.5, 5.0
+    world = World()
+    add_ground(world, friction=mu)
+    box = world.add_body(Box(1, 1), position=(0, 0.5), velocity=(v0, 0), friction=mu)
+    run(world, steps(2.0))
+    assert box.position[0] == pytest.approx(v0 * v0 / (2 * mu * G), rel=0.05)
+    assert abs(box.velocity[0]) < 1e-3  # stopped, and static friction holds it
+    assert abs(box.angle) < 0.01
+
+
+def disc_on_ramp(theta: float, mu: float, r: float, s: float):
+    world = World()
+    world.add_body(Box(24, 1), position=(0, 0), angle=theta, kind="static", friction=mu)
+    tangent = np.array([math.cos(theta), math.sin(theta)])
+    normal = np.array([-math.sin(theta), math.cos(theta)])
+    disc = world.add_body(Circle(r), position=tuple((0.5 + r) * normal + s * tangent), friction=mu)
+    return world, disc, tangent
+
+
+def test_disc_rolls_down_ramp_at_two_thirds_g_sin_theta():
+    """Rolling without slipping (mu = 0.6 >= tan(20 deg) / 3 = 0.12): a = g sin / (1 + I/(m r²))
+    = 2/3 g sin for a solid disc. 5 %: a sliding disc (friction not applied) gets g sin,
+    50 % more; a wrong inertia or lever arm changes the 2/3."""
+    theta, r = math.radians(20.0), 0.5
+    world, disc, tangent = disc_on_ramp(theta, mu=0.6, r=r, s=8.0)
+    run(world, steps(0.25))
+    v1 = float(disc.velocity @ tangent)
+    run(world, steps(1.0))
+    v2 = float(disc.velocity @ tangent)
+    assert -(v2 - v1) == pytest.approx(2.0 / 3.0 * G * math.sin(theta), rel=0.05)
+    # Rolling: the contact point is at rest, v_tangent = -omega r ... with the disc going
+    # down the slope (v2 < 0) it turns counter-clockwise (omega > 0): v2 = -omega r.
+    assert disc.angular_velocity * r == pytest.approx(-v2, rel=0.02)
+
+
+def test_skidding_disc_settles_to_rolling_at_two_thirds_v0():
+    """A disc launched at v0 without spin skids until it rolls. Angular momentum about the
+    contact line is conserved (friction acts through it, gravity and the normal force
+    cancel), so m v0 r = m v r + (m r² / 2)(v / r): v = 2/3 v0 whatever mu is. Friction
+    impulses stop exactly at zero slip, so 2 % is generous."""
+    v0, r = 6.0, 0.5
+    world = World()
+    add_ground(world, friction=0.6)
+    disc = world.add_body(Circle(r), position=(-15, r), velocity=(v0, 0.0), friction=0.6)
+    run(world, steps(1.5))
+    assert disc.velocity[0] == pytest.approx(2.0 / 3.0 * v0, rel=0.02)
+    assert -disc.angular_velocity * r == pytest.approx(2.0 / 3.0 * v0, rel=0.02)
+    assert disc.position[1] == pytest.approx(r, abs=5e-3)
+
+
+def test_compound_l_body_settles_with_centre_of_mass_at_geometric_height():
+    """An L made of a 2 x 1 box and a 1 x 1 box on top of its right half. Its centre of mass
+    is 1/3 above the centre of the bottom box, so resting on its base the body's position
+    (its centre of mass) is at y = 0.5 + 1/3. 5 mm: resting contact slop. Reporting the
+    shape origin instead of the centre of mass would be 33 cm off."""
+    world = World()
+    add_ground(world)
+    body = world.add_body([Box(2, 1), Box(1, 1, offset=(0.5, 1.0))], position=(0, 1.2))
+    run(world, steps(3.0))
+    assert body.position[1] == pytest.approx(0.5 + 1.0 / 3.0, abs=5e-3)
+    assert abs(body.angle) < 1e-2
+    assert np.hypot(*body.velocity) < 1e-2
+
+
 # --------------------------------------------------------------------------- restitution
 
 
@@ -313,6 +382,97 @@ def test_elastic_head_on_conserves_momentum_and_energy(density_a, density_b, spe
     check_elastic(density_a, density_b, speed_a, speed_b)
 
 
+shapes_2d = st.sampled_from(["box", "circle", "hexagon", "slab"])
+
+
+def make_shape(kind: str, size: float):
+    return {
+        "box": lambda: Box(size, size),
+        "circle": lambda: Circle(size / 2),
+        "hexagon": lambda: hexagon(size / 2),
+        "slab": lambda: Box(size, size / 3),
+    }[kind]()
+
+
+@settings(max_examples=40)
+@given(
+    kinds=st.tuples(shapes_2d, shapes_2d),
+    sizes=st.tuples(st.floats(0.6, 1.5), st.floats(0.6, 1.5)),
+    densities=st.tuples(st.floats(0.5, 5.0), st.floats(0.5, 5.0)),
+    speeds=st.tuples(st.floats(1.0, 20.0), st.floats(1.0, 20.0)),
+    spins=st.tuples(st.floats(-5.0, 5.0), st.floats(-5.0, 5.0)),
+    angles=st.tuples(st.floats(0.0, math.pi), st.floats(0.0, math.pi)),
+    offset=st.floats(-0.25, 0.25),
+    friction=st.floats(0.0, 1.0),
+    restitution=st.floats(0.0, 1.0),
+)
+def test_off_centre_collision_conserves_momenta_and_does_not_create_energy(
+    kinds, sizes, densities, speeds, spins, angles, offset, friction, restitution
+):
+    """Two bodies meet off-centre, spinning, with friction, no gravity.
+
+    Linear momentum: contact impulses are equal and opposite, so 1e-9 of sum m|v|.
+    Angular momentum about the origin: also exactly conserved by the impulses, but position
+    corrections and time-of-impact stops move bodies without changing velocities, which
+    shifts r x m v by (shift) x m v; 2 % of the scale sum(m |r| |v| + I |omega|) allows
+    shifts of ~2 cm at 1 m, while a wrong lever arm or sign is of order 100 %.
+    Energy: friction and restitution <= 1 only remove it; 1 % allows for position bias.
+    """
+    world = World(gravity=(0.0, 0.0))
+    a = world.add_body(
+        make_shape(kinds[0], sizes[0]),
+        position=(-2.0, offset),
+        angle=angles[0],
+        velocity=(speeds[0], 0.0),
+        angular_velocity=spins[0],
+        density=densities[0],
+        friction=friction,
+        restitution=restitution,
+    )
+    b = world.add_body(
+        make_shape(kinds[1], sizes[1]),
+        position=(2.0, -offset),
+        angle=angles[1],
+        velocity=(-speeds[1], 0.0),
+        angular_velocity=spins[1],
+        density=densities[1],
+        friction=friction,
+        restitution=restitution,
+    )
+    bodies = (a, b)
+
+    def momenta():
+        p = sum(body.mass * body.velocity for body in bodies)
+        angular = sum(
+            body.mass
+            * float(body.position[0] * body.velocity[1] - body.position[1] * body.velocity[0])
+            + body.inertia * body.angular_velocity
+            for body in bodies
+        )
+        energy = sum(
+            0.5 * body.mass * float(body.velocity @ body.velocity)
+            + 0.5 * body.inertia * body.angular_velocity**2
+            for body in bodies
+        )
+        scale_p = sum(body.mass * float(np.hypot(*body.velocity)) for body in bodies)
+        scale_l = sum(
+            body.mass * float(np.hypot(*body.position)) * float(np.hypot(*body.velocity))
+            + body.inertia * abs(body.angular_velocity)
+            for body in bodies
+        )
+        return p, angular, energy, scale_p, scale_l
+
+    p0, l0, e0, scale_p, scale_l = momenta()
+    closing = speeds[0] + speeds[1]
+    run(world, math.ceil(4.0 / (closing * DT)) + 20)
+    p1, l1, e1, _, _ = momenta()
+    # They met: b cannot still be moving at its launch velocity, nor a at its own.
+    assert not (a.velocity[0] == speeds[0] and b.velocity[0] == -speeds[1])
+    assert np.all(np.abs(p1 - p0) <= 1e-9 * scale_p)
+    assert abs(l1 - l0) <= 0.02 * scale_l
+    assert e1 <= e0 * 1.01
+
+
 # --------------------------------------------------------------------------- mass ratio
 
 
@@ -432,3 +592,28 @@ def test_dynamic_box_is_carried_by_kinematic_platform():
     assert np.array_equal(platform.velocity, [1.0, 0.0])
     assert platform.position[1] == 1.0
     assert platform.position[0] == pytest.approx(1.0, abs=1e-9)
+
+
+def test_kinematic_body_moves_and_turns_by_its_velocities_only():
+    """Gravity does not act on a kinematic body; x = x0 + v t and angle = a0 + w t to
+    rounding (1e-9), even while it sweeps through dynamic bodies resting on the ground."""
+    world = World()
+    add_ground(world)
+    for i in range(5):
+        world.add_body(Box(0.5, 0.5), position=(-1.0 + 0.6 * i, 0.25))
+    paddle = world.add_body(
+        Box(3, 0.2),
+        position=(-3, 0.6),
+        angle=0.0,
+        velocity=(0.5, 0.0),
+        angular_velocity=1.0,
+        kind="kinematic",
+    )
+    n = steps(3.0)
+    run(world, n)
+    t = n * DT
+    assert paddle.position[0] == pytest.approx(-3 + 0.5 * t, abs=1e-9)
+    assert paddle.position[1] == 0.6
+    assert paddle.angle == pytest.approx(1.0 * t, abs=1e-9)
+    assert np.array_equal(paddle.velocity, [0.5, 0.0]) and paddle.angular_velocity == 1.0
+    assert np.all(np.isfinite(world.positions))

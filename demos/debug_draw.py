@@ -1,0 +1,181 @@
+"""Debug drawing of any World, in bulk: every body of a kind in a handful of numpy calls.
+
+Polygons are filled and outlined, circles get a radius line so their rotation shows,
+static and kinematic bodies have their own colours. Overlays (each toggled by a number
+key) add bounding boxes, contact points and normals, broad-phase cells, velocities, and
+the dimming of sleeping bodies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from engine import ConcavePolygon, World
+from engine.broadphase_grid import grid_cells
+from engine.broadphase_quadtree import quadtree_nodes
+from engine.swept_bounds import part_bounds
+
+from . import palette, world_data
+from .canvas import Canvas
+from .contact_points import ContactPoints, find_contacts
+
+# A velocity arrow shows where the body would be this many seconds later.
+VELOCITY_SECONDS = 0.1
+
+
+@dataclass
+class Overlays:
+    """Which extras to draw. The number keys toggle the first five."""
+
+    aabbs: bool = False
+    contacts: bool = False
+    broadphase: bool = False
+    velocities: bool = False
+    sleeping: bool = True
+    # Colour each convex part on its own and outline every part (shows decompositions);
+    # with part_edges off, concave bodies are outlined along their true outline instead.
+    part_colours: bool = False
+    part_edges: bool = True
+
+
+# key label -> (Overlays field, what it shows), for the key handler and the help text.
+OVERLAY_KEYS = {
+    "1": ("aabbs", "bounding boxes"),
+    "2": ("contacts", "contact points and normals"),
+    "3": ("broadphase", "broad-phase cells"),
+    "4": ("velocities", "velocities"),
+    "5": ("sleeping", "dim sleeping bodies"),
+}
+assert all(name in {f.name for f in fields(Overlays)} for name, _ in OVERLAY_KEYS.values())
+
+
+class WorldPainter:
+    """Draws a World onto a Canvas. ``colours`` maps body ids to RGBA overrides."""
+
+    def __init__(self) -> None:
+        self.colours: dict[int, tuple] = {}
+        self._outlines: dict[int, np.ndarray | None] = {}
+        self.last_contacts: ContactPoints | None = None
+
+    def paint(self, canvas: Canvas, world: World, poses: np.ndarray, overlays: Overlays):
+        """Draw ``world`` with bodies at ``poses`` (N, 3), plus the chosen overlays."""
+        packed, owner = world_data.parts(world)
+        if len(owner) == 0:
+            return
+        part_poses = poses[owner]
+        vertices = _to_world(packed.vertices, part_poses)
+        colours = self.body_colours(world, overlays)
+        part_colours = colours[owner]
+        if overlays.part_colours:
+            part_colours = palette.body_colours(np.arange(len(owner)) * 3 + 1)
+        round_part = packed.radius > 0.0
+
+        if overlays.broadphase:
+            self._broadphase(canvas, world, packed, part_poses)
+
+        outlined = self._outlined_elsewhere(world, owner) if not overlays.part_edges else None
+        polygon = ~round_part
+        fill = palette.shade(part_colours, 0.72)
+        edge = palette.shade(part_colours, 1.12)
+        canvas.polygons(vertices[polygon], fill[polygon])
+        edged = polygon if outlined is None else polygon & ~outlined
+        canvas.outlines(vertices[edged], edge[edged], width_px=1.5)
+        if outlined is not None and outlined.any():
+            self._true_outlines(canvas, world, poses, colours)
+
+        if round_part.any():
+            centres = vertices[round_part, 0]
+            radii = packed.radius[round_part]
+            segments = int(np.clip(radii.max() / canvas.pixel / 1.5, 14, 48))
+            canvas.discs(centres, radii, fill[round_part], segments)
+            canvas.rings(centres, radii, edge[round_part], 1.5, segments)
+            angle = part_poses[round_part, 2]
+            spoke = centres + radii[:, None] * np.column_stack([np.cos(angle), np.sin(angle)])
+            canvas.lines(centres, spoke, edge[round_part], width_px=1.5)
+
+        if overlays.aabbs:
+            lower, upper = part_bounds(packed, part_poses)
+            canvas.boxes(lower, upper, palette.AABB, width_px=1.0)
+        if overlays.velocities:
+            self._velocities(canvas, world, poses)
+        self.last_contacts = None
+        if overlays.contacts:
+            self.last_contacts = find_contacts(world)
+            self._contacts(canvas, self.last_contacts)
+
+    def body_colours(self, world: World, overlays: Overlays) -> np.ndarray:
+        """(N, 4) uint8 colour of each body: by id, kind, override and sleep."""
+        ids = world_data.body_ids(world)
+        kinds = world_data.kinds(world)
+        colours = palette.body_colours(ids)
+        colours[kinds == world_data.STATIC] = palette.STATIC
+        colours[kinds == world_data.KINEMATIC] = palette.KINEMATIC
+        if self.colours:
+            wanted = np.fromiter(self.colours, dtype=np.int64)
+            rows = np.searchsorted(ids, wanted)
+            found = rows < len(ids)
+            found[found] &= ids[rows[found]] == wanted[found]
+            override = np.array(list(self.colours.values()), dtype=np.uint8).reshape(-1, 4)
+            colours[rows[found]] = override[found]
+        if overlays.sleeping:
+            asleep = world_data.sleeping(world)
+            colours[asleep] = palette.shade(colours[asleep], 0.45)
+        return colours
+
+    # -- overlays -------------------------------------------------------------------------
+    def _broadphase(self, canvas, world, packed, part_poses) -> None:
+        lower, upper = part_bounds(packed, part_poses)
+        if world.broadphase == "grid":
+            cell_lower, cell_upper = grid_cells(lower, upper, world_data.cell_size(world))
+        else:
+            cell_lower, cell_upper = quadtree_nodes(lower, upper)
+        canvas.rectangles(cell_lower, cell_upper, palette.with_alpha(palette.BROADPHASE_CELL, 28))
+        canvas.boxes(cell_lower, cell_upper, palette.BROADPHASE_CELL, width_px=1.0)
+
+    def _velocities(self, canvas, world, poses) -> None:
+        moving = world_data.kinds(world) != world_data.STATIC
+        velocity = world.velocities[moving]
+        fast = np.hypot(velocity[:, 0], velocity[:, 1]) > 0.05
+        start = poses[moving, :2][fast]
+        canvas.arrows(
+            start, start + VELOCITY_SECONDS * velocity[fast], palette.VELOCITY, 1.5, 7.0
+        )
+
+    def _contacts(self, canvas, contacts: ContactPoints) -> None:
+        tip = contacts.points + contacts.normals * 16.0 * canvas.pixel
+        canvas.arrows(contacts.points, tip, palette.CONTACT_NORMAL, 1.5, 6.0)
+        canvas.dots(contacts.points, palette.CONTACT_POINT, 3.0)
+
+    # -- true outlines of concave bodies --------------------------------------------------
+    def _outline_of(self, body) -> np.ndarray | None:
+        """A body's outline in its centre-of-mass frame if it has a concave shape."""
+        key = world_data.body_id(body)
+        if key not in self._outlines:
+            shapes = body.shapes
+            outline = None
+            if len(shapes) == 1 and isinstance(shapes[0], ConcavePolygon):
+                outline = np.asarray(shapes[0].outline) - shapes[0].centroid
+            self._outlines[key] = outline
+        return self._outlines[key]
+
+    def _outlined_elsewhere(self, world, owner) -> np.ndarray:
+        """(P,) bool: parts whose body is drawn with its true outline instead."""
+        concave = np.array([self._outline_of(body) is not None for body in world.bodies])
+        return concave[owner]
+
+    def _true_outlines(self, canvas, world, poses, colours) -> None:
+        for row, body in enumerate(world.bodies):
+            outline = self._outline_of(body)
+            if outline is None:
+                continue
+            points = _to_world(outline[None], poses[row : row + 1])[0]
+            canvas.polyline(points, palette.shade(colours[row], 1.12), 1.5, closed=True)
+
+
+def _to_world(local: np.ndarray, poses: np.ndarray) -> np.ndarray:
+    """Body-frame points (P, K, 2) at poses (P, 3) -> world points (P, K, 2)."""
+    c, s = np.cos(poses[:, 2])[:, None], np.sin(poses[:, 2])[:, None]
+    x, y = local[..., 0], local[..., 1]
+    return np.stack([c * x - s * y + poses[:, None, 0], s * x + c * y + poses[:, None, 1]], axis=-1)

@@ -1,0 +1,84 @@
+"""Everything the demos read from a World's internal arrays, gathered in one place.
+
+The engine's public API is per body (``world.bodies``, ``body.position``) plus a few bulk
+views. Drawing 2,000 bodies at 60 fps needs the packed convex parts and per-body ids and
+kinds as whole arrays, which only the private tables hold today. Keeping every such access
+here means one file to change when the engine publishes them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from engine import World
+from engine.body_store import DYNAMIC, KINEMATIC, STATIC
+from engine.packing import PackedParts
+
+__all__ = ["DYNAMIC", "KINEMATIC", "STATIC", "Parts", "body_ids", "kinds", "parts", "row_of"]
+
+
+class Parts(NamedTuple):
+    """The world's convex parts: ``packed`` in body frames and each part's owner row."""
+
+    packed: PackedParts
+    owner: np.ndarray
+
+
+def parts(world: World) -> Parts:
+    """All convex parts of all bodies (P of them), in the owners' centre-of-mass frames."""
+    return Parts(world._parts.packed(), world._parts.table.view("body"))
+
+
+def kinds(world: World) -> np.ndarray:
+    """(N,) int8 per body: DYNAMIC 0, STATIC 1, KINEMATIC 2."""
+    return world._bodies.view("kind")
+
+
+def body_ids(world: World) -> np.ndarray:
+    """(N,) int64 stable ids, one per row; rows keep the order bodies were added in, so
+    the ids are increasing (removal shifts rows down but never reorders them)."""
+    return world._bodies.view("body_id")
+
+
+def body_id(body) -> int:
+    """The stable id of one body handle."""
+    return int(body._id)
+
+
+def row_of(world: World, body) -> int:
+    """The row of ``body`` in the world's arrays, -1 once removed."""
+    return world._row_of(body)
+
+
+def sleeping(world: World) -> np.ndarray:
+    """(N,) bool: bodies the engine has put to sleep.
+
+    The engine has no sleeping yet, so this is all False until a "sleeping" field appears;
+    the renderer already dims whatever this returns.
+    """
+    fields = world._bodies.arrays
+    if "sleeping" in fields:
+        return world._bodies.view("sleeping").astype(bool)
+    return np.zeros(world._bodies.count, dtype=bool)
+
+
+def cell_size(world: World):
+    """The grid cell size the world was given (None: chosen from the boxes each step)."""
+    return world._cell_size
+
+
+def shape_pose(body) -> np.ndarray:
+    """(3,) pose (x, y, angle) at which ``body.shapes`` (in their own coordinates) sit.
+
+    A body's position is its centre of mass, where the shapes' common centroid was moved
+    to; ``engine.collide`` wants the pose of the shapes' own origin instead.
+    """
+    shapes = body.shapes
+    area = sum(shape.area for shape in shapes)
+    centroid = sum(shape.area * shape.centroid for shape in shapes) / area
+    c, s = np.cos(body.angle), np.sin(body.angle)
+    offset = np.array([c * centroid[0] - s * centroid[1], s * centroid[0] + c * centroid[1]])
+    x, y = body.position - offset
+    return np.array([x, y, body.angle])

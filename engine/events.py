@@ -1,0 +1,168 @@
+"""Contacts and sensor overlaps as the game sees them, and the events between steps.
+
+The solver works on part-pair manifolds; a game thinks in body pairs. After each step the
+manifolds are summed per body pair into Contact objects, and compared with the previous
+step's pairs to tell which contacts began, persist or ended. Sensor overlaps are compared
+the same way. Handlers run after the step's arrays are final.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+EVENT_NAMES = (
+    "contact_begin",
+    "contact_persist",
+    "contact_end",
+    "sensor_begin",
+    "sensor_end",
+    "presolve",
+)
+
+
+@dataclass(frozen=True)
+class Contact:
+    """Two bodies touching.
+
+    body_a, body_b: the bodies; normal: (2,) unit vector from A towards B; points: (k, 2)
+    world contact points; depth: penetration depth (0 when just touching);
+    normal_impulse, tangent_impulse: what the solver applied this step (N s), summed over
+    the points.
+    """
+
+    body_a: object
+    body_b: object
+    normal: np.ndarray
+    points: np.ndarray
+    depth: float
+    normal_impulse: float
+    tangent_impulse: float
+
+
+@dataclass(frozen=True)
+class SensorOverlap:
+    """A sensor body and another body overlapping (``sensor`` is the sensor)."""
+
+    sensor: object
+    other: object
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a step: ``name`` (one of EVENT_NAMES) and its Contact or SensorOverlap."""
+
+    name: str
+    subject: object
+
+
+def body_pair_keys(a: np.ndarray, b: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """(M,) int64 key of each body pair by the bodies' stable ids (smaller id first)."""
+    ia, ib = ids[a], ids[b]
+    return np.minimum(ia, ib) << 32 | np.maximum(ia, ib)
+
+
+def group_by_pair(keys: np.ndarray):
+    """Unique keys, and for each input row the index of its key: (K,), (M,)."""
+    if len(keys) == 0:
+        return keys, np.zeros(0, dtype=np.int64)
+    unique, inverse = np.unique(keys, return_inverse=True)
+    return unique, inverse.reshape(-1)
+
+
+def began_and_ended(previous: np.ndarray, current: np.ndarray):
+    """Which current keys are new, which persist, and which previous keys are gone.
+
+    previous, current: sorted unique int64 keys. Returns three bool masks: (current new),
+    (current persisting), (previous ended).
+    """
+    persisting = np.isin(current, previous, assume_unique=True)
+    ended = ~np.isin(previous, current, assume_unique=True)
+    return ~persisting, persisting, ended
+
+
+@dataclass
+class ContactTable:
+    """One step's touching body pairs as arrays; Contact objects are built on demand.
+
+    keys: (K,) sorted body-pair keys; handles: (K, 2) object array of the Body handles (A,
+    B); normal: (K, 2) of the deepest manifold; depth, normal_impulse, tangent_impulse:
+    (K,); points: (P, 2) all points, pair_of_point: (P,) int64 which pair each belongs to.
+    """
+
+    keys: np.ndarray
+    handles: np.ndarray
+    normal: np.ndarray
+    depth: np.ndarray
+    normal_impulse: np.ndarray
+    tangent_impulse: np.ndarray
+    points: np.ndarray
+    pair_of_point: np.ndarray
+
+    @classmethod
+    def empty(cls) -> ContactTable:
+        return cls(
+            keys=np.zeros(0, dtype=np.int64),
+            handles=np.empty((0, 2), dtype=object),
+            normal=np.zeros((0, 2)),
+            depth=np.zeros(0),
+            normal_impulse=np.zeros(0),
+            tangent_impulse=np.zeros(0),
+            points=np.zeros((0, 2)),
+            pair_of_point=np.zeros(0, dtype=np.int64),
+        )
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def contact(self, i: int) -> Contact:
+        """Pair ``i`` as a Contact."""
+        return Contact(
+            body_a=self.handles[i, 0],
+            body_b=self.handles[i, 1],
+            normal=self.normal[i].copy(),
+            points=self.points[self.pair_of_point == i].copy(),
+            depth=float(self.depth[i]),
+            normal_impulse=float(self.normal_impulse[i]),
+            tangent_impulse=float(self.tangent_impulse[i]),
+        )
+
+
+def contact_table(manifolds, touching, keys, handles) -> ContactTable:
+    """Sum a step's touching manifolds (mask ``touching`` (M,)) into body-pair contacts.
+
+    keys: (M,) body-pair key of each manifold; handles: (N,) object array of Body handles.
+    The deepest manifold of a pair gives its normal and its bodies' order.
+    """
+    rows = np.flatnonzero(touching)
+    if len(rows) == 0:
+        return ContactTable.empty()
+    unique, pair = group_by_pair(keys[rows])
+    separation = np.nanmin(
+        np.where(np.isinf(manifolds.separation), np.nan, manifolds.separation), axis=1
+    )[rows]
+    # Deepest manifold per pair: sort by (pair, separation) and take each run's first.
+    order = np.lexsort((separation, pair))
+    first = order[np.searchsorted(pair[order], np.arange(len(unique)))]
+    deepest = rows[first]
+    normal_impulse = np.zeros(len(unique))
+    tangent_impulse = np.zeros(len(unique))
+    np.add.at(normal_impulse, pair, manifolds.normal_impulse[rows].sum(axis=1))
+    np.add.at(tangent_impulse, pair, manifolds.tangent_impulse[rows])
+    count = manifolds.count[rows]
+    point_pair = np.repeat(pair, count)
+    slot = np.arange(len(point_pair)) - np.repeat(np.cumsum(count) - count, count)
+    points = manifolds.points[np.repeat(rows, count), slot]
+    return ContactTable(
+        keys=unique,
+        handles=np.column_stack(
+            [handles[manifolds.body_a[deepest]], handles[manifolds.body_b[deepest]]]
+        ),
+        normal=manifolds.normal[deepest],
+        depth=np.maximum(-separation[first], 0.0),
+        normal_impulse=normal_impulse,
+        tangent_impulse=tangent_impulse,
+        points=points,
+        pair_of_point=point_pair,
+    )
