@@ -146,7 +146,7 @@ class Polygon(Shape):
     gives them counter-clockwise. A concave outline raises ValueError: use ConcavePolygon.
 
     >>> Polygon([(0, 0), (0, 1), (1, 0)]).vertices.tolist()
-    [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]
+    [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]
     """
 
     __slots__ = ("_vertices", "_normals")
