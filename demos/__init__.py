@@ -1,1 +1,6 @@
-"""Demo scenes."""
+"""Demo scenes of the engine, drawn with pyglet: ``python -m demos`` lists them.
+
+Layout: ``registry`` and ``scene`` define what a scene is; ``scenes/`` holds one module per
+scene; ``app`` runs one (camera, stepping, controls, HUD); ``debug_draw``, ``canvas``,
+``tessellate`` and ``gpu`` draw it; ``runner`` and ``cli`` open the window or record.
+"""

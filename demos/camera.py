@@ -28,13 +28,15 @@ class Camera:
         """The window changed size; the centre and zoom stay."""
         self.width, self.height = int(width), int(height)
 
-    def fit(self, lower, upper, margin: float = 0.06) -> None:
-        """Frame the world rectangle [lower, upper] with ``margin`` (fraction) around it."""
+    def fit(self, lower, upper, margin: float = 0.04, top: float = 0.0) -> None:
+        """Frame the world rectangle [lower, upper] with ``margin`` (a fraction) around it,
+        below a band of ``top`` pixels left for the HUD."""
         lower, upper = np.asarray(lower, float), np.asarray(upper, float)
         size = np.maximum(upper - lower, 1e-6)
-        usable = np.array([self.width, self.height]) * (1.0 - 2.0 * margin)
+        usable = np.array([self.width, max(self.height - top, 1.0)]) * (1.0 - 2.0 * margin)
         self.zoom = float(np.clip(min(usable / size), self.MIN_ZOOM, self.MAX_ZOOM))
-        self.centre = 0.5 * (lower + upper)
+        # The rectangle's centre goes to the middle of the area below the band.
+        self.centre = 0.5 * (lower + upper) + np.array([0.0, 0.5 * top / self.zoom])
 
     @property
     def pixel(self) -> float:

@@ -63,9 +63,7 @@ class Canvas:
     def lines(self, start, end, colour, width_px: float = 1.5) -> None:
         """Line segments from ``start`` (S, 2) to ``end`` (S, 2)."""
         start = np.asarray(start, dtype=np.float64).reshape(-1, 2)
-        self.triangles(
-            tessellate.segments(start, end, width_px * self.pixel), colour, per=6
-        )
+        self.triangles(tessellate.segments(start, end, width_px * self.pixel), colour, per=6)
 
     def polyline(self, points, colour, width_px: float = 1.5, closed: bool = False) -> None:
         """One connected line through ``points`` (n, 2)."""
@@ -127,9 +125,7 @@ class Canvas:
     def boxes(self, lower, upper, colour, width_px: float = 1.0) -> None:
         """Outlines of axis-aligned boxes."""
         start, end = tessellate.box_edges(lower, upper)
-        self.triangles(
-            tessellate.segments(start, end, width_px * self.pixel), colour, per=24
-        )
+        self.triangles(tessellate.segments(start, end, width_px * self.pixel), colour, per=24)
 
     def text(
         self, point, string: str, colour=(230, 234, 242, 255), size: int = 11, anchor: str = "left"

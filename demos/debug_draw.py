@@ -42,20 +42,20 @@ class Overlays:
 
 # key label -> (Overlays field, what it shows), for the key handler and the help text.
 OVERLAY_KEYS = {
-    "1": ("aabbs", "bounding boxes"),
-    "2": ("contacts", "contact points and normals"),
-    "3": ("broadphase", "broad-phase cells"),
+    "1": ("aabbs", "boxes"),
+    "2": ("contacts", "contacts"),
+    "3": ("broadphase", "broad phase"),
     "4": ("velocities", "velocities"),
-    "5": ("sleeping", "dim sleeping bodies"),
+    "5": ("sleeping", "dim asleep"),
 }
 assert all(name in {f.name for f in fields(Overlays)} for name, _ in OVERLAY_KEYS.values())
 
 
 class WorldPainter:
-    """Draws a World onto a Canvas. ``colours`` maps body ids to RGBA overrides."""
+    """Draws a World onto a Canvas. ``colours`` maps bodies to RGBA overrides."""
 
     def __init__(self) -> None:
-        self.colours: dict[int, tuple] = {}
+        self.colours: dict = {}
         self._outlines: dict[int, np.ndarray | None] = {}
         self.last_contacts: ContactPoints | None = None
 
@@ -113,7 +113,7 @@ class WorldPainter:
         colours[kinds == world_data.STATIC] = palette.STATIC
         colours[kinds == world_data.KINEMATIC] = palette.KINEMATIC
         if self.colours:
-            wanted = np.fromiter(self.colours, dtype=np.int64)
+            wanted = np.array([world_data.body_id(body) for body in self.colours], dtype=np.int64)
             rows = np.searchsorted(ids, wanted)
             found = rows < len(ids)
             found[found] &= ids[rows[found]] == wanted[found]
@@ -139,9 +139,7 @@ class WorldPainter:
         velocity = world.velocities[moving]
         fast = np.hypot(velocity[:, 0], velocity[:, 1]) > 0.05
         start = poses[moving, :2][fast]
-        canvas.arrows(
-            start, start + VELOCITY_SECONDS * velocity[fast], palette.VELOCITY, 1.5, 7.0
-        )
+        canvas.arrows(start, start + VELOCITY_SECONDS * velocity[fast], palette.VELOCITY, 1.5, 7.0)
 
     def _contacts(self, canvas, contacts: ContactPoints) -> None:
         tip = contacts.points + contacts.normals * 16.0 * canvas.pixel

@@ -10,19 +10,21 @@ from dataclasses import dataclass
 
 from . import palette
 from .canvas import Canvas
-from .labels import LabelPool, measure
+from .labels import LabelPool, measure, place
 
 PAD = 8
 LINE = 18
+SMALL_LINE = 15
 
 COMMON_KEYS = (
-    ("space", "pause / run"),
+    ("space", "pause"),
     ("S", "one step"),
     ("R", "reset"),
-    ("drag", "pull a body"),
-    ("right-drag", "pan"),
+    ("LMB", "drag a body"),
+    ("RMB", "pan"),
     ("wheel", "zoom"),
-    ("H", "hide this help"),
+    ("F", "refit view"),
+    ("H", "hide help"),
 )
 
 
@@ -47,7 +49,11 @@ def stats_line(stats: Stats) -> str:
 
 
 class Hud:
-    """Lays out the panels each frame onto a screen-space canvas and a label pool."""
+    """Lays out the panels each frame onto a screen-space canvas and a label pool.
+
+    Both panels sit in a band along the top of the window (the camera frames scenes below
+    it): figures and notes on the left, the keys in columns on the right.
+    """
 
     def __init__(self, title: str, summary: str) -> None:
         self.title = title
@@ -65,35 +71,45 @@ class Hud:
     ) -> None:
         """Put this frame's panels and labels; canvas units are pixels (origin bottom-left)."""
         width, height = size
-        # Top-left: who and how fast, then the scene's own notes.
         lines = [
             (self.title, palette.ACCENT, 13, True, False),
             (self.summary, palette.TEXT_DIM, 10, False, False),
             (stats_line(stats), palette.TEXT, 10, False, True),
         ]
         lines += [(note, palette.TEXT, 10, False, False) for note in notes]
-        self._panel(canvas, labels, PAD, height - PAD, lines, from_top=True)
-        # Bottom-left: the keys, or a reminder of how to get them back.
+        self._column_panel(canvas, labels, PAD, height - PAD, [lines], right=False)
         if self.show_help:
-            help_lines = [("keys", palette.ACCENT, 10, True, False)]
-            for key, what in list(COMMON_KEYS) + list(keys):
-                help_lines.append((f"{key:>10}  {what}", palette.TEXT, 9, False, True))
+            entries = [
+                (f"{name:>5} {what}", palette.TEXT, 9, False, True)
+                for name, what in list(COMMON_KEYS) + list(keys)
+            ]
+            columns = 3 if len(entries) > 12 else 2
+            rows = -(-len(entries) // columns)
+            grouped = [entries[i : i + rows] for i in range(0, len(entries), rows)]
         else:
-            help_lines = [("H  help", palette.TEXT_DIM, 9, False, True)]
-        self._panel(canvas, labels, PAD, PAD, help_lines, from_top=False)
+            grouped = [[("    H help", palette.TEXT_DIM, 9, False, True)]]
+        self._column_panel(canvas, labels, width - PAD, height - PAD, grouped, right=True)
 
-    def _panel(self, canvas, labels, x, y, lines, from_top: bool) -> None:
-        """Stack ``lines`` (text, colour, size, bold, mono) in a panel whose outer corner
-        is (x, y): its top-left corner when ``from_top``, else its bottom-left."""
-        heights = [max(LINE, int(size * 1.6)) for _, _, size, _, _ in lines]
-        total = sum(heights) + PAD
-        top = y if from_top else y + total
-        widest = 0
-        cursor = top - PAD // 2
-        for (text, colour, size, bold, mono), line_height in zip(lines, heights):
-            cursor -= line_height
-            label = labels.put(
-                x + PAD, cursor + 5, text, colour, size, bold=bold, mono=mono
-            )
-            widest = max(widest, measure(label)[0])
-        canvas.rectangles((x, top - total), (x + widest + 2 * PAD, top), palette.PANEL)
+    def _column_panel(self, canvas, labels, x, top, columns, right: bool) -> None:
+        """Columns of lines (text, colour, size, bold, mono) in one translucent panel.
+
+        (x, top) is the panel's top-left corner, or its top-right when ``right``: the
+        right-hand panel is laid out first and then shifted by its measured width.
+        """
+        placed = []
+        width = 0
+        bottom = top
+        for lines in columns:
+            widest = 0
+            cursor = top - PAD // 2
+            for text, colour, size, bold, mono in lines:
+                cursor -= max(SMALL_LINE if size < 10 else LINE, int(size * 1.6))
+                label = labels.put(None, None, text, colour, size, bold=bold, mono=mono)
+                placed.append((label, width, cursor + 5))
+                widest = max(widest, measure(label)[0])
+            width += widest + 2 * PAD
+            bottom = min(bottom, cursor - PAD // 2)
+        left = x - width if right else x
+        for label, column_x, baseline in placed:
+            place(label, left + column_x + PAD, baseline)
+        canvas.rectangles((left, bottom), (left + width, top), palette.PANEL)

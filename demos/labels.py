@@ -25,8 +25,8 @@ class LabelPool:
 
     def put(
         self,
-        x: float,
-        y: float,
+        x: float | None,
+        y: float | None,
         text: str,
         colour=(230, 234, 242, 255),
         size: int = 11,
@@ -35,7 +35,10 @@ class LabelPool:
         bold: bool = False,
         mono: bool = False,
     ) -> pyglet.text.Label:
-        """Show ``text`` at pixel (x, y) this frame; returns the label (for its size)."""
+        """Show ``text`` at pixel (x, y) this frame; returns the label (for its size).
+
+        With x None the label is not moved: measure it, then ``place`` it.
+        """
         if self._used == len(self._labels):
             self._labels.append(pyglet.text.Label("", batch=self._batch))
         label = self._labels[self._used]
@@ -52,8 +55,8 @@ class LabelPool:
         for name, value in wanted.items():
             if getattr(label, name) != value:
                 setattr(label, name, value)
-        if label.position[:2] != (round(x), round(y)):
-            label.position = (round(x), round(y), 0)
+        if x is not None:
+            place(label, x, y)
         label.visible = True
         return label
 
@@ -67,3 +70,10 @@ class LabelPool:
 def measure(label: pyglet.text.Label) -> tuple[int, int]:
     """A label's laid-out width and height in pixels."""
     return label.content_width, label.content_height
+
+
+def place(label: pyglet.text.Label, x: float, y: float) -> None:
+    """Move a label to pixel (x, y), touching it only if it actually moves."""
+    x, y = round(x), round(y)
+    if (label.x, label.y) != (x, y):
+        label.position = (x, y, 0)

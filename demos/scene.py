@@ -39,6 +39,7 @@ class Scene:
     on_key(name) -> bool: a key was pressed ("B", "LEFT", ...); True if handled.
     on_press(point, button) / on_drag(point) / on_release(): pointer in world units; a
         press handler returning True takes the mouse from the common body dragging.
+    backdrop(canvas): world-space drawing under the bodies (a table's cloth).
     draw(canvas, poses): extra world-space drawing on top of the bodies; ``poses`` are the
         interpolated (N, 3) poses the bodies were drawn at.
     status() -> lines: extra HUD lines (the scene's own figures and explanations).
@@ -57,6 +58,7 @@ class Scene:
     on_press: Callable[[np.ndarray, str], bool] | None = None
     on_drag: Callable[[np.ndarray], None] | None = None
     on_release: Callable[[], None] | None = None
+    backdrop: Callable[..., None] | None = None
     draw: Callable[..., None] | None = None
     status: Callable[[], list[str]] | None = None
     keys: Sequence[tuple[str, str]] = ()

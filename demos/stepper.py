@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -53,7 +54,7 @@ class Stepper:
                 return ran
             # A hair more than the time to the next step, so that rounding in the world's
             # accumulator cannot leave that step undone (2e-12 s, far below a frame).
-            self._run(lambda: self.world.advance(until_next + 1e-12 * dt))
+            self._run(partial(self.world.advance, until_next + 1e-12 * dt))
             remaining -= until_next
             ran += 1
 

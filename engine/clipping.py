@@ -87,30 +87,37 @@ def clip_incident_edge(a: Hulls, b: Hulls, face_a, face_b, flip, margin: float):
         hi = np.where(empty, lo, hi)
 
     dx, dy = i2x - i1x, i2y - i1y
-    px = np.stack([i1x + lo * dx, i1x + hi * dx], axis=1)
-    py = np.stack([i1y + lo * dy, i1y + hi * dy], axis=1)
-    depth = nx[:, None] * (px - r1x[:, None]) + ny[:, None] * (py - r1y[:, None])
-    keep = depth <= np.reshape(margin, (-1, 1))
-    keep[:, 1] &= hi > lo  # one point, not two, when the clip collapses to a point
+    # The two clipped incident points, their depths below the face, and which survive.
+    x0, y0 = i1x + lo * dx, i1y + lo * dy
+    x1, y1 = i1x + hi * dx, i1y + hi * dy
+    depth0 = nx * (x0 - r1x) + ny * (y0 - r1y)
+    depth1 = nx * (x1 - r1x) + ny * (y1 - r1y)
+    margin = np.broadcast_to(margin, depth0.shape)
+    keep0 = depth0 <= margin
+    keep1 = (depth1 <= margin) & (hi > lo)  # one point, not two, when the clip collapses
 
     ids = flip * FEATURE_FLIP + face * FEATURE_FACE + edge * FEATURE_EDGE
-    features = ids[:, None] + np.array([0, 1])
+    # A lone second point moves to the first slot, so kept points always come first.
+    lone = ~keep0 & keep1
+    first_x = np.where(lone, x1, x0)
+    first_y = np.where(lone, y1, y0)
+    first_depth = np.where(lone, depth1, depth0)
+    first_id = ids + lone
+    keep_first = keep0 | keep1
+    keep_second = keep0 & keep1
     # Report each point midway between the incident point and the reference face.
-    points = np.stack([px - 0.5 * depth * nx[:, None], py - 0.5 * depth * ny[:, None]], axis=2)
-    return _compact(points, depth, features, keep)
-
-
-def _compact(points, separations, features, keep):
-    """Move a lone second point to the front of its row; pad the rest (NaN, -1)."""
-    swap = ~keep[:, 0] & keep[:, 1]
-    if swap.any():
-        order = np.where(swap[:, None], [1, 0], [0, 1])
-        rows = np.arange(len(keep))[:, None]
-        points, separations = points[rows, order], separations[rows, order]
-        features, keep = features[rows, order], keep[rows, order]
-    return (
-        np.where(keep[:, :, None], points, np.nan),
-        np.where(keep, separations, np.nan),
-        keep.sum(axis=1),
-        np.where(keep, features, -1),
+    half = 0.5 * first_depth
+    points = np.full((len(ids), 2, 2), np.nan)
+    points[:, 0, 0] = np.where(keep_first, first_x - half * nx, np.nan)
+    points[:, 0, 1] = np.where(keep_first, first_y - half * ny, np.nan)
+    half = 0.5 * depth1
+    points[:, 1, 0] = np.where(keep_second, x1 - half * nx, np.nan)
+    points[:, 1, 1] = np.where(keep_second, y1 - half * ny, np.nan)
+    separations = np.column_stack(
+        [np.where(keep_first, first_depth, np.nan), np.where(keep_second, depth1, np.nan)]
     )
+    features = np.column_stack(
+        [np.where(keep_first, first_id, -1), np.where(keep_second, ids + 1, -1)]
+    )
+    count = keep_first.astype(np.int64) + keep_second
+    return points, separations, count, features

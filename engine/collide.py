@@ -101,7 +101,18 @@ def collide(shape_a, pose_a, shape_b, pose_b, velocity=(0.0, 0.0), dt: float = 1
     pose_a = as_finite_array(pose_a, (3,), "pose_a")
     pose_b = as_finite_array(pose_b, (3,), "pose_b")
     velocity = as_finite_array(velocity, (2,), "velocity")
-    return collide_many(shape_a, pose_a[None], shape_b, pose_b[None], velocity[None], dt)[0]
+    if len(shape_a.parts) > 1 or len(shape_b.parts) > 1:
+        return collide_many(shape_a, pose_a[None], shape_b, pose_b[None], velocity[None], dt)[0]
+    # One convex pair: the same kernel, without the bookkeeping of a batch of shapes.
+    dt = as_finite_float(dt, "dt")
+    if dt < 0.0:
+        raise ValueError(f"dt: must be >= 0, got {dt}")
+    first = np.zeros(1, dtype=np.int64)
+    found = collide_parts(
+        shape_a.packed, first, pose_a[None], shape_b.packed, first, pose_b[None],
+        velocity[None], dt,
+    )  # fmt: skip
+    return _batch(found)[0]
 
 
 def collide_many(shapes_a, poses_a, shapes_b, poses_b, velocities=None, dt: float = 1.0):
@@ -151,6 +162,11 @@ def collide_many(shapes_a, poses_a, shapes_b, poses_b, velocities=None, dt: floa
     if len(pair) != n:
         found = _deepest_per_pair(found, pair, n, per_pair_a, per_pair_b)
 
+    return _batch(found)
+
+
+def _batch(found) -> CollisionBatch:
+    """The public answers from the kernels' Contacts."""
     depth = np.maximum(-found.separation, 0.0)
     return CollisionBatch(
         intersect=found.separation <= 0.0,

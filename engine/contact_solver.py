@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .settings import RESTITUTION_THRESHOLD
+from .settings import LINEAR_SLOP, RESTITUTION_THRESHOLD
 
 # The block solve falls back to one row after the other when the 2x2 effective-mass matrix
 # is this badly conditioned (two points nearly on top of each other).
@@ -39,7 +39,8 @@ class Manifolds:
     (+inf in an unused slot); friction, restitution: (M,) mixed; normal_impulse: (M, 2)
     and tangent_impulse: (M,) accumulated, warm-started; points: (M, 2, 2) world points
     at the step start (NaN in an unused slot); keys: (M, 2) int64 warm-start names of the
-    points (-1 in an unused slot).
+    points (-1 in an unused slot); impact: (M, 2) approach speed (<= 0) remembered from a
+    speculative hit last step, to bounce with now that the point touches (0 if none).
     """
 
     body_a: np.ndarray
@@ -55,6 +56,7 @@ class Manifolds:
     tangent_impulse: np.ndarray
     points: np.ndarray
     keys: np.ndarray
+    impact: np.ndarray
 
     def __len__(self) -> int:
         return len(self.body_a)
@@ -160,9 +162,14 @@ class ContactSolver:
         target = np.where(gap > 0.0, -gap / dt, 0.0)
         bodies = np.column_stack([a, b])
         pair_v = velocities[bodies].reshape(-1, 6)
-        self.approach = np.column_stack(
+        approach = np.column_stack(
             [np.einsum("ij,ij->i", pair_v, normal0), np.einsum("ij,ij->i", pair_v, normal1)]
         )
+        # A point that was stopped at the surface last step by a speculative contact
+        # arrives with its gap closed and little speed left: it bounces with the speed it
+        # had when it hit.
+        self.approach = np.minimum(approach, manifolds.impact[order])
+        self.touching = used & (gap <= LINEAR_SLOP)
         self.restitution = manifolds.restitution[order]
         self.normal_impulse = manifolds.normal_impulse[order]
         self.tangent_impulse = manifolds.tangent_impulse[order]
@@ -215,6 +222,8 @@ class ContactSolver:
         """Write the impulses back to the manifolds, in their own order."""
         self.m.normal_impulse[self.order] = self.normal_impulse
         self.m.tangent_impulse[self.order] = self.tangent_impulse
+        pending = getattr(self, "pending_impact", None)
+        self.m.impact[self.order] = 0.0 if pending is None else pending
 
     def restitute(self) -> None:
         """Bounce: points that approached fast and were pushed leave at -e times that speed.
@@ -225,12 +234,13 @@ class ContactSolver:
         a spinning body.
         """
         v = self.velocities
-        bouncing = (
-            (self.approach < -RESTITUTION_THRESHOLD)
-            & (self.restitution[:, None] > 0.0)
-            & (self.normal_impulse > 0.0)
-        )
+        hit = (self.approach < -RESTITUTION_THRESHOLD) & (self.normal_impulse > 0.0)
+        # A speculative point stopped the bodies at the surface: they bounce next step, from
+        # the surface, instead of turning back a gap short of it.
+        self.pending_impact = np.where(hit & ~self.touching, self.approach, 0.0)
+        bouncing = hit & self.touching & (self.restitution[:, None] > 0.0)
         if not bouncing.any():
+            self._store()
             return
         goal = np.where(bouncing, -self.restitution[:, None] * self.approach, 0.0)
         for batch in self.batches:

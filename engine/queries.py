@@ -358,12 +358,27 @@ def check_body(world, body) -> int:
 def body_passes(world, rows: np.ndarray, mask: int) -> np.ndarray:
     """(M,) bool: bodies ``rows`` whose category shares a bit with ``mask``.
 
-    Bodies have no category yet unless the World stores one; until then each is category 1.
+    A World without categories counts every body as category 0x0001.
     """
     category = world._bodies.arrays.get("category")
     if category is None:
         return np.full(len(rows), bool(mask & DEFAULT_CATEGORY))
     return (category[rows].astype(np.int64) & mask) != 0
+
+
+def solid(world, rows: np.ndarray) -> np.ndarray:
+    """(M,) bool: bodies ``rows`` that are not sensors (sensors block no ray or sweep)."""
+    sensor = world._bodies.arrays.get("sensor")
+    return np.ones(len(rows), dtype=bool) if sensor is None else ~sensor[rows]
+
+
+def cast_filter(world, mask: int):
+    """Which bodies a ray or shape cast may hit: rows (M,) -> (M,) bool.
+
+    Solid bodies whose category passes ``mask``. A callable, not an (N,) array, so that a
+    query only ever looks at its candidates.
+    """
+    return lambda rows: body_passes(world, rows, mask) & solid(world, rows)
 
 
 def to_local(points: np.ndarray, poses: np.ndarray) -> np.ndarray:
@@ -488,9 +503,8 @@ def shape_cast(world, shape, pose, motion, mask: int = ALL_CATEGORIES) -> ShapeH
     motion = as_vector(motion, "motion")
     mask = check_mask(mask)
     table = shape.packed
-    hit = first_impact(
-        world, current_index(world), table, np.arange(len(table.count)), pose, motion, mask
-    )
+    parts = np.arange(len(table.count))
+    hit = first_impact(current_index(world), table, parts, pose, motion, cast_filter(world, mask))
     if hit is None:
         return None
     row, toi, normal, point = hit
@@ -506,13 +520,12 @@ class Impact(NamedTuple):
     point: np.ndarray
 
 
-def first_impact(
-    world, index: QueryIndex, table, parts_a, pose, motion, mask: int, exclude: int = -1
-) -> Impact | None:
+def first_impact(index: QueryIndex, table, parts_a, pose, motion, admits) -> Impact | None:
     """The earliest hit of parts ``parts_a`` (S,) of ``table`` at ``pose`` (3,) swept by
-    ``motion`` (2,) over the world's parts, skipping body row ``exclude``; None if none.
+    ``motion`` (2,) over the world's parts of the bodies ``admits`` (body rows (M,) -> (M,)
+    bool) lets through; None if none.
     """
-    pair_a, pair_b = _cast_pairs(world, index, table, parts_a, pose, motion, mask, exclude)
+    pair_a, pair_b = _cast_pairs(index, table, parts_a, pose, motion, admits)
     if len(pair_a) == 0:
         return None
     n = len(pair_a)
@@ -528,15 +541,14 @@ def first_impact(
     return _impact_at(index, table, pair_a[best], pair_b[best], pose, motion, float(toi[best]))
 
 
-def _cast_pairs(world, index, table, parts_a, pose, motion, mask, exclude):
+def _cast_pairs(index, table, parts_a, pose, motion, admits):
     """(part of A, world part) pairs near the sweep of A's bounding box along ``motion``."""
     poses = np.broadcast_to(pose, (len(parts_a), 3))
     lower, upper = part_bounds(subset_parts(table, parts_a), poses)
     low, high = lower.min(axis=0), upper.max(axis=0)
     centre, half = 0.5 * (low + high), 0.5 * (high - low)
     _, near = sweep_candidates(index, centre[None], (centre + motion)[None], half[None])
-    body = index.part_body[near]
-    near = near[(body != exclude) & body_passes(world, body, mask)]
+    near = near[admits(index.part_body[near])]
     return np.repeat(parts_a, len(near)), np.tile(near, len(parts_a))
 
 

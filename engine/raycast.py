@@ -24,7 +24,7 @@ from .body import Body
 from .queries import (
     ALL_CATEGORIES,
     QueryIndex,
-    body_passes,
+    cast_filter,
     check_mask,
     check_world,
     current_index,
@@ -140,9 +140,9 @@ def _check_segment(start, end) -> tuple[np.ndarray, np.ndarray]:
 
 
 def ray_hits(world, index: QueryIndex, starts, ends, mask: int) -> _PairHits:
-    """Every (ray, part) hit of R rays (R, 2) among the index's parts passing ``mask``."""
+    """Every (ray, part) hit of R rays (R, 2) on solid bodies whose category passes ``mask``."""
     ray, part = sweep_candidates(index, starts, ends, np.zeros_like(starts))
-    keep = body_passes(world, index.part_body[part], mask)
+    keep = cast_filter(world, mask)(index.part_body[part])
     ray, part = ray[keep], part[keep]
     hit, fraction, normal = segment_part(index, part, starts[ray], ends[ray])
     ray, part, fraction, normal = ray[hit], part[hit], fraction[hit], normal[hit]

@@ -445,6 +445,7 @@ class World:
             tangent_impulse=np.zeros(len(a)),
             points=points,
             keys=np.full((len(a), 2), -1, dtype=np.int64),
+            impact=np.zeros((len(a), 2)),
         )
         self._warm.load(manifolds, part_a[touching], part_b[touching], found.features[touching])
         return manifolds

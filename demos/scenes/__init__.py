@@ -1,0 +1,24 @@
+"""One module per scene; importing this package registers them all, in menu order.
+
+To add a scene, write ``demos/scenes/NAME.py`` with a ``@scene(...)`` builder and add the
+module name here (e.g. the platformer, once the character controller lands).
+"""
+
+from importlib import import_module
+
+MODULES_ALL = (
+    "sat_explorer",
+    "sweep",
+    "pyramid",
+    "stack",
+    "rain",
+    "bullets",
+    "billiards",
+    "concave",
+    "broadphase",
+    "sat_text",
+)
+
+MODULES = ("pyramid", "sat_explorer", "sweep", "stack", "rain", "bullets", "billiards", "concave")
+for _module in MODULES:
+    import_module(f"{__name__}.{_module}")

@@ -1,0 +1,466 @@
+"""World queries (query_point, query_aabb, raycast, raycast_all, shape_cast) against brute force.
+
+Random worlds are built from specs that the oracles read directly: each body's world
+geometry comes from its spec and an independently computed centroid (quadrature, see
+``oracles``), never from the engine. The oracles then test every body: point in polygon by
+even-odd crossing, rays by intersecting the segment with every outline edge and solving the
+circle quadratic. Only query_aabb and shape_cast use the engine's public ``collide`` as the
+per-pair oracle (the queries themselves do not call it), so what those tests check is the
+index and the reductions.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import oracles
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Box, Circle, ConcavePolygon, Polygon, World, collide_many
+from engine.queries import (
+    QueryIndex,
+    current_index,
+    query_aabb,
+    query_point,
+    shape_cast,
+    sweep_candidates,
+)
+from engine.raycast import raycast, raycast_all, raycast_many
+
+TOL = 1e-9
+
+
+# -- random worlds ----------------------------------------------------------------------------
+@dataclass
+class Piece:
+    """One shape of a body in its shape frame: a simple polygon outline or a circle."""
+
+    outline: np.ndarray | None  # (n, 2), CCW
+    centre: np.ndarray | None  # (2,)
+    radius: float
+
+
+@dataclass
+class Spec:
+    shapes: list  # engine shapes
+    pieces: list  # matching Pieces
+    position: np.ndarray
+    angle: float
+    kind: str
+
+
+def piece_mass(piece: Piece) -> tuple[float, np.ndarray]:
+    """Area and centroid by quadrature (oracles), independent of the engine's formulas."""
+    if piece.outline is None:
+        return oracles.disk_integrals(piece.radius)[0], piece.centre
+    area, centroid, _ = oracles.polygon_integrals(piece.outline)
+    return area, centroid
+
+
+def random_spec(rng: np.random.Generator, extent: float) -> Spec:
+    """A box, circle, convex polygon, concave star or box+circle compound at a random pose."""
+    kind = rng.choice(["box", "circle", "convex", "concave", "compound"])
+    if kind == "box":
+        w, h = rng.uniform(0.3, 2.0, 2)
+        outline = oracles.box_vertices(w, h)
+        shapes, pieces = [Box(w, h)], [Piece(outline, None, 0.0)]
+    elif kind == "circle":
+        r = rng.uniform(0.2, 1.0)
+        offset = rng.uniform(-0.5, 0.5, 2)
+        shapes, pieces = [Circle(r, offset)], [Piece(None, offset, r)]
+    elif kind == "convex":
+        outline = oracles.convex_polygon_from(
+            rng.uniform(0.3, 1.0, rng.integers(3, 9)), rng.uniform(0, 6), rng.uniform(0.3, 1.2),
+            rng.uniform(0.4, 1.0), (0.0, 0.0),
+        )  # fmt: skip
+        shapes, pieces = [Polygon(outline)], [Piece(outline, None, 0.0)]
+    elif kind == "concave":
+        n = int(rng.integers(5, 10))
+        radii = np.where(np.arange(n) % 2 == 0, 1.0, rng.uniform(0.3, 0.7, n))
+        outline = oracles.star_polygon_from(
+            rng.uniform(0.5, 1.0, n), radii, rng.uniform(0, 6), rng.uniform(0.5, 1.5)
+        )
+        shapes, pieces = [ConcavePolygon(outline)], [Piece(outline, None, 0.0)]
+    else:
+        w, h, r = rng.uniform(0.4, 1.5), rng.uniform(0.3, 1.0), rng.uniform(0.2, 0.6)
+        offset = np.array([w / 2 + r * 0.5, 0.0])
+        shapes = [Box(w, h), Circle(r, offset)]
+        pieces = [Piece(oracles.box_vertices(w, h), None, 0.0), Piece(None, offset, r)]
+    position = rng.uniform(0.0, extent, 2)
+    body_kind = rng.choice(["dynamic", "dynamic", "static", "kinematic"])
+    return Spec(shapes, pieces, position, float(rng.uniform(-math.pi, math.pi)), body_kind)
+
+
+def build_world(seed: int, bodies: int):
+    """A world of ``bodies`` random bodies plus a long static ground (a 'large' part)."""
+    rng = np.random.default_rng(seed)
+    extent = 2.5 * math.sqrt(bodies)
+    specs = [random_spec(rng, extent) for _ in range(bodies)]
+    ground = oracles.box_vertices(extent * 1.3, 1.0)
+    specs.append(
+        Spec([Box(extent * 1.3, 1.0)], [Piece(ground, None, 0.0)], np.array([extent / 2, -1.0]),
+             0.02, "static")
+    )  # fmt: skip
+    world = World()
+    for spec in specs:
+        world.add_body(spec.shapes, position=spec.position, angle=spec.angle, kind=spec.kind)
+    return world, specs, extent
+
+
+def shape_poses(spec: Spec) -> list[np.ndarray]:
+    """Pose of each shape of a body: shape-frame p maps to R (p - centroid) + position."""
+    masses = [piece_mass(piece) for piece in spec.pieces]
+    total = sum(area for area, _ in masses)
+    centroid = sum(area * c for area, c in masses) / total
+    shift = spec.position - oracles.rotation(spec.angle) @ centroid
+    return [np.array([shift[0], shift[1], spec.angle])] * len(spec.pieces)
+
+
+def world_pieces(spec: Spec) -> list[Piece]:
+    """The body's pieces in world coordinates."""
+    pose = shape_poses(spec)[0]
+    out = []
+    for piece in spec.pieces:
+        if piece.outline is None:
+            out.append(Piece(None, oracles.to_world([piece.centre], pose)[0], piece.radius))
+        else:
+            out.append(Piece(oracles.to_world(piece.outline, pose), None, 0.0))
+    return out
+
+
+# -- oracles ----------------------------------------------------------------------------------
+def piece_contains(piece: Piece, point) -> bool:
+    if piece.outline is None:
+        return math.dist(piece.centre, point) <= piece.radius
+    return bool(oracles.point_in_polygon([point], piece.outline)[0])
+
+
+def piece_ray(piece: Piece, start, end):
+    """(fraction, normal) of the first crossing of segment start -> end, or None.
+
+    Polygons: every outline edge is intersected with the segment (two-parameter solve);
+    circles: the textbook quadratic. A start inside gives (0, -direction).
+    """
+    d = end - start
+    backwards = -d / np.hypot(*d)
+    if piece_contains(piece, start):
+        return 0.0, backwards
+    if piece.outline is None:
+        m = start - piece.centre
+        a, b, c = d @ d, m @ d, m @ m - piece.radius**2
+        disc = b * b - a * c
+        if disc < 0 or b >= 0:
+            return None
+        t = (-b - math.sqrt(disc)) / a
+        if t > 1:
+            return None
+        return t, (start + t * d - piece.centre) / piece.radius
+    v = piece.outline
+    best = None
+    for i in range(len(v)):
+        p, q = v[i], v[(i + 1) % len(v)]
+        e = q - p
+        denom = oracles.cross2(d, e)
+        if denom == 0:
+            continue
+        t = oracles.cross2(p - start, e) / denom
+        u = oracles.cross2(p - start, d) / denom
+        if 0 <= t <= 1 and 0 <= u <= 1 and (best is None or t < best[0]):
+            best = (t, np.array([e[1], -e[0]]) / np.hypot(*e))  # outward for CCW
+    return best
+
+
+def oracle_ray_hits(specs, start, end) -> list[tuple[int, float, np.ndarray]]:
+    """(body, fraction, normal) of each body hit, nearest first."""
+    hits = []
+    for i, spec in enumerate(specs):
+        found = [h for h in (piece_ray(p, start, end) for p in world_pieces(spec)) if h]
+        if found:
+            t, normal = min(found, key=lambda hit: hit[0])
+            hits.append((i, t, normal))
+    return sorted(hits, key=lambda hit: (hit[1], hit[0]))
+
+
+def all_shapes(specs):
+    """Every shape of every body with its pose and owner, for the collide-based oracles."""
+    shapes, poses, owner = [], [], []
+    for i, spec in enumerate(specs):
+        shapes += spec.shapes
+        poses += shape_poses(spec)
+        owner += [i] * len(spec.shapes)
+    return shapes, np.array(poses), np.array(owner)
+
+
+def rows_of(world, bodies) -> list[int]:
+    handles = world.bodies
+    return [next(i for i, h in enumerate(handles) if h is b) for b in bodies]
+
+
+# -- brute-force agreement --------------------------------------------------------------------
+seeds = st.integers(0, 2**32 - 1)
+sizes = st.integers(50, 300)
+
+
+@settings(max_examples=8)
+@given(seed=seeds, bodies=sizes)
+def test_query_point_matches_brute_force(seed, bodies):
+    world, specs, extent = build_world(seed, bodies)
+    rng = np.random.default_rng(seed + 1)
+    pieces = [world_pieces(spec) for spec in specs]
+    # Half the points inside a random body's shape (its position), half anywhere.
+    points = np.concatenate(
+        [rng.uniform(-2, extent + 2, (25, 2)), [specs[i].position for i in rng.integers(0, len(specs), 25)]]
+    )
+    for point in points:
+        expected = [i for i, ps in enumerate(pieces) if any(piece_contains(p, point) for p in ps)]
+        assert rows_of(world, query_point(world, point)) == expected
+
+
+@settings(max_examples=8)
+@given(seed=seeds, bodies=sizes)
+def test_query_aabb_matches_collide_with_a_box(seed, bodies):
+    world, specs, extent = build_world(seed, bodies)
+    shapes, poses, owner = all_shapes(specs)
+    rng = np.random.default_rng(seed + 2)
+    for _ in range(15):
+        size = rng.choice([0.1, 1.0, 5.0, 3 * extent]) * rng.uniform(0.2, 1.0, 2)
+        centre = rng.uniform(-2, extent + 2, 2)
+        box_pose = np.tile([centre[0], centre[1], 0.0], (len(shapes), 1))
+        hits = collide_many(Box(*size), box_pose, shapes, poses).intersect
+        expected = sorted(set(owner[hits].tolist()))
+        assert rows_of(world, query_aabb(world, centre - size / 2, centre + size / 2)) == expected
+
+
+def random_rays(rng, extent, count):
+    starts = rng.uniform(-2, extent + 2, (count, 2))
+    heading = rng.uniform(0, 2 * math.pi, count)
+    length = rng.choice([0.5, 3.0, 10.0, 2 * extent], count)
+    return starts, starts + length[:, None] * np.stack([np.cos(heading), np.sin(heading)], 1)
+
+
+@settings(max_examples=8)
+@given(seed=seeds, bodies=sizes)
+def test_raycast_and_raycast_all_match_brute_force(seed, bodies):
+    world, specs, extent = build_world(seed, bodies)
+    rng = np.random.default_rng(seed + 3)
+    starts, ends = random_rays(rng, extent, 12)
+    for start, end in zip(starts, ends):
+        expected = oracle_ray_hits(specs, start, end)
+        every = raycast_all(world, start, end)
+        assert rows_of(world, [h.body for h in every]) == [i for i, _, _ in expected]
+        for hit, (_, fraction, normal) in zip(every, expected):
+            assert hit.fraction == pytest.approx(fraction, abs=TOL)
+            np.testing.assert_allclose(hit.normal, normal, atol=TOL)
+            np.testing.assert_allclose(hit.point, start + fraction * (end - start), atol=1e-8)
+        first = raycast(world, start, end)
+        if not expected:
+            assert first is None
+        else:
+            assert first.body is every[0].body and first.fraction == every[0].fraction
+
+
+@settings(max_examples=6)
+@given(seed=seeds, bodies=sizes)
+def test_shape_cast_matches_collide_min_over_bodies(seed, bodies):
+    world, specs, extent = build_world(seed, bodies)
+    shapes, poses, owner = all_shapes(specs)
+    rng = np.random.default_rng(seed + 4)
+    casts = [Box(0.6, 0.4), Circle(0.3), ConcavePolygon([(0, 0), (1, 0), (1, 1), (0.5, 0.3)])]
+    for _ in range(8):
+        shape = casts[rng.integers(len(casts))]
+        pose = np.array([*rng.uniform(-2, extent + 2, 2), rng.uniform(-3, 3)])
+        motion = rng.normal(size=2) * rng.choice([0.5, 5.0, extent])
+        found = collide_many(
+            shape, np.tile(pose, (len(shapes), 1)), shapes, poses,
+            np.tile(motion, (len(shapes), 1)), 1.0,
+        )  # fmt: skip
+        toi = np.where(np.isnan(found.toi), np.inf, found.toi)
+        hit = shape_cast(world, shape, pose, motion)
+        if not np.isfinite(toi.min()):
+            assert hit is None
+            continue
+        assert hit.toi == pytest.approx(toi.min(), abs=TOL)
+        best = owner[toi <= toi.min() + TOL]
+        assert rows_of(world, [hit.body])[0] in best
+        assert np.hypot(*hit.normal) == pytest.approx(1.0)
+        if hit.toi > 0:
+            assert hit.normal @ motion > 0  # it was approaching along the normal
+
+
+def test_raycast_many_equals_one_ray_at_a_time():
+    world, _, extent = build_world(7, 200)
+    starts, ends = random_rays(np.random.default_rng(8), extent, 60)
+    many = raycast_many(world, starts, ends)
+    for i, (start, end) in enumerate(zip(starts, ends)):
+        hit = raycast(world, start, end)
+        if hit is None:
+            assert many.body_row[i] == -1 and np.isnan(many.fraction[i])
+        else:
+            assert world.bodies[many.body_row[i]] is hit.body
+            assert many.fraction[i] == hit.fraction
+            np.testing.assert_array_equal(many.normal[i], hit.normal)
+
+
+# -- exact cases ------------------------------------------------------------------------------
+def simple_world():
+    world = World()
+    box = world.add_body(Box(2, 2), position=(0, 0), kind="static")
+    ball = world.add_body(Circle(1), position=(5, 0))
+    return world, box, ball
+
+
+def test_touching_counts_for_points_and_boxes():
+    world, box, ball = simple_world()
+    assert query_point(world, (1.0, 0.3)) == [box]  # on the box's face
+    assert query_point(world, (1.0, 1.0)) == [box]  # on its corner
+    assert query_point(world, (4.0, 0.0)) == [ball]  # on the circle
+    assert query_aabb(world, (1.0, 5.0), (4.0, 6.0)) == []
+    assert query_aabb(world, (1.0, -5.0), (4.0, -1.0)) == [box]  # corner touch
+    assert query_aabb(world, (-9, -9), (9, 9)) == [box, ball]
+    # A zero-size box is a point.
+    assert query_aabb(world, (4.0, 0.0), (4.0, 0.0)) == [ball]
+
+
+def test_circle_box_query_is_exact_not_bounding_box():
+    world, _, ball = simple_world()
+    # Inside the ball's bounding box near its corner, but outside the disc.
+    assert query_aabb(world, (5.8, 0.8), (6.0, 1.0)) == []
+    assert query_point(world, (5.9, 0.9)) == []
+
+
+def test_ray_hits_face_with_normal_facing_the_ray():
+    world, box, ball = simple_world()
+    hit = raycast(world, (-5.0, 0.5), (5.0, 0.5))
+    assert hit.body is box and hit.fraction == pytest.approx(0.4)
+    np.testing.assert_allclose(hit.point, [-1.0, 0.5])
+    np.testing.assert_allclose(hit.normal, [-1.0, 0.0])
+    hit = raycast(world, (5.0, 9.0), (5.0, -9.0))
+    assert hit.body is ball and hit.fraction == pytest.approx(8 / 18)
+    np.testing.assert_allclose(hit.normal, [0.0, 1.0], atol=1e-15)
+
+
+def test_ray_starting_inside_reports_fraction_zero_facing_back():
+    world, box, ball = simple_world()
+    hit = raycast(world, (0.0, 0.0), (3.0, 4.0))
+    assert hit.body is box and hit.fraction == 0.0
+    np.testing.assert_allclose(hit.normal, [-0.6, -0.8])
+    np.testing.assert_allclose(hit.point, [0.0, 0.0])
+    every = raycast_all(world, (5.0, 0.0), (-5.0, 0.0))
+    assert [h.body for h in every] == [ball, box]
+    assert every[0].fraction == 0.0 and every[1].fraction == pytest.approx(0.4)
+
+
+def test_ray_misses_and_stops_short():
+    world, _, _ = simple_world()
+    assert raycast(world, (-5.0, 1.5), (9.0, 1.5)) is None
+    assert raycast(world, (-5.0, 0.0), (-1.5, 0.0)) is None
+    assert raycast_all(world, (-5.0, 3.0), (9.0, 3.0)) == []
+
+
+def test_mask_filters_by_category():
+    world, box, ball = simple_world()
+    assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0) is None
+    assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0002) is None  # default is 0x0001
+    assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0001).body is box
+    # Once bodies carry categories, the mask reads them.
+    world._bodies.arrays["category"] = np.array([0x0004, 0x0002] + [1] * 14, dtype=np.int64)
+    assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0002).body is ball
+    assert [h.body for h in raycast_all(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0006)] == [
+        box,
+        ball,
+    ]
+    assert shape_cast(world, Circle(0.1), (-5, 0, 0), (14, 0), mask=0x0002).body is ball
+
+
+def test_shape_cast_reports_contact_normal_and_point():
+    world, box, ball = simple_world()
+    hit = shape_cast(world, Box(1, 1), (-5.0, 0.0, 0.0), (10.0, 0.0))
+    assert hit.body is box and hit.toi == pytest.approx(0.35)
+    np.testing.assert_allclose(hit.normal, [1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(hit.point, [-1.0, 0.0], atol=1e-12)
+    start_inside = shape_cast(world, Circle(0.5), (0.0, 0.0, 0.0), (1.0, 0.0))
+    assert start_inside.body is box and start_inside.toi == 0.0
+    assert shape_cast(world, Circle(0.5), (0.0, 5.0, 0.0), (9.0, 0.0)) is None
+
+
+# -- the index --------------------------------------------------------------------------------
+def test_queries_see_teleports_steps_removals_and_additions():
+    world, box, ball = simple_world()
+    assert query_point(world, (20.0, 20.0)) == []
+    ball.position = (20.0, 20.0)  # teleport: the cached index must notice
+    assert query_point(world, (20.0, 20.0)) == [ball]
+    box.angle = math.pi / 4
+    assert query_point(world, (1.2, 0.0)) == [box]  # the rotated box reaches sqrt(2)
+    world.remove(ball)
+    assert query_point(world, (20.0, 20.0)) == []
+    crate = world.add_body(Box(1, 1), position=(20.0, 20.0))  # same count as before removal
+    assert query_point(world, (20.0, 20.0)) == [crate]
+    world.step()  # the crate falls
+    assert raycast(world, (20.0, 30.0), (20.0, 10.0)).point[1] < 20.5
+
+
+def test_index_is_reused_until_the_world_changes():
+    world, box, _ = simple_world()
+    first = current_index(world)
+    query_point(world, (0, 0))
+    assert current_index(world) is first
+    box.position = (0.0, 0.0)  # an equal value: nothing moved
+    assert current_index(world) is first
+    world.step()
+    assert current_index(world) is not first
+
+
+def test_candidates_stay_local_as_the_world_grows():
+    """A point query looks at a few parts, not all of them, however big the world."""
+    for bodies in (200, 3000):
+        world, _, extent = build_world(11, bodies)
+        index: QueryIndex = current_index(world)
+        centres = np.random.default_rng(1).uniform(0, extent, (50, 2))
+        owner, _ = sweep_candidates(index, centres, centres, np.zeros_like(centres))
+        assert len(owner) / 50 < 12
+
+
+def test_empty_world_and_far_away_queries():
+    world = World()
+    assert query_point(world, (0, 0)) == [] and raycast(world, (0, 0), (1, 1)) is None
+    assert query_aabb(world, (-1, -1), (1, 1)) == []
+    assert shape_cast(world, Circle(1), (0, 0, 0), (5, 5)) is None
+    world, _, _ = simple_world()
+    assert query_point(world, (1e300, -1e300)) == []
+    assert raycast(world, (-1e12, 0.0), (1e12, 0.5)) is not None
+
+
+# -- bad input --------------------------------------------------------------------------------
+BAD = [
+    (lambda w: query_point(w, (math.nan, 0)), ValueError, "point"),
+    (lambda w: query_point(w, (math.inf, 0)), ValueError, "point"),
+    (lambda w: query_point(w, "here"), TypeError, "point"),
+    (lambda w: query_point(w, (1, 2, 3)), ValueError, "point"),
+    (lambda w: query_aabb(w, (1, 1), (0, 0)), ValueError, "upper"),
+    (lambda w: query_aabb(w, (0, math.nan), (1, 1)), ValueError, "lower"),
+    (lambda w: raycast(w, (1, 1), (1, 1)), ValueError, "end"),
+    (lambda w: raycast_all(w, (0, 0), (0, 0)), ValueError, "end"),
+    (lambda w: raycast(w, (0, math.inf), (1, 1)), ValueError, "start"),
+    (lambda w: raycast(w, None, (1, 1)), TypeError, "start"),
+    (lambda w: raycast(w, (0, 0), (1, 1), mask=0x10000), ValueError, "mask"),
+    (lambda w: raycast(w, (0, 0), (1, 1), mask=-1), ValueError, "mask"),
+    (lambda w: raycast(w, (0, 0), (1, 1), mask=1.0), TypeError, "mask"),
+    (lambda w: raycast(w, (0, 0), (1, 1), mask=True), TypeError, "mask"),
+    (lambda w: raycast_many(w, [(0, 0)], [(0, 0)]), ValueError, "ends"),
+    (lambda w: raycast_many(w, [(0, 0)], [(1, 1), (2, 2)]), ValueError, "ends"),
+    (lambda w: shape_cast(w, "box", (0, 0, 0), (1, 0)), TypeError, "shape"),
+    (lambda w: shape_cast(w, Circle(1), (0, 0), (1, 0)), ValueError, "pose"),
+    (lambda w: shape_cast(w, Circle(1), (0, 0, 0), (math.nan, 0)), ValueError, "motion"),
+    (lambda w: query_point("world", (0, 0)), TypeError, "world"),
+]
+
+
+@pytest.mark.parametrize("call, error, name", BAD)
+def test_bad_input_raises_naming_the_argument(call, error, name):
+    world, _, _ = simple_world()
+    with pytest.raises(error, match=f"^{name}"):
+        call(world)
