@@ -25,15 +25,28 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
+# The default scene (DEMO=NAME for another) in a window. Without a display it renders
+# offscreen instead and records out/demo.gif and out/demo.png.
+DEMO ?= default
 demo: $(STAMP)
-	$(BIN)/python -m demos
-	$(BIN)/python -m demos sat
+	$(BIN)/python -m demos $(DEMO) --out out/demo
 
-# Debian packages for headless rendering (Mesa's EGL); a no-op where apt is missing.
+# Debian packages for offscreen rendering (Mesa's EGL and drivers) and the HUD's font.
+# Skips apt when they are all there already; a no-op message where apt is missing.
+GL_PACKAGES := libegl1 libegl-mesa0 libgl1-mesa-dri fontconfig fonts-dejavu-core
 system-deps:
-	@if command -v apt-get >/dev/null 2>&1; then \
-		apt-get update -qq && apt-get install -y -qq libegl1 libegl-mesa0 libgl1-mesa-dri >/dev/null; \
-	else echo "apt-get not found: install libegl1 libegl-mesa0 libgl1-mesa-dri by hand"; fi
+	@if ! command -v apt-get >/dev/null 2>&1; then \
+		echo "apt-get not found: install EGL and Mesa's OpenGL drivers by hand" \
+			"(Debian names: $(GL_PACKAGES))"; \
+	elif dpkg -s $(GL_PACKAGES) >/dev/null 2>&1; then \
+		echo "system-deps: $(GL_PACKAGES) already installed"; \
+	else \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends $(GL_PACKAGES) >/dev/null && \
+		echo "system-deps: installed $(GL_PACKAGES)"; \
+	fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache build *.egg-info

@@ -64,7 +64,6 @@ class DemoApp:
         self.frames = 0
         self._contacts = 0
         self._scene_has_mouse = False
-        self._first_build = True
         self._last_draw: float | None = None
         self.reset()
 
@@ -81,12 +80,17 @@ class DemoApp:
         self.painter = WorldPainter()
         # The scene's own dict, so colours it adds later (a fired ball) show too.
         self.painter.colours = self.scene.colours
-        if self._first_build:
-            # Scene defaults apply once; after that the user's toggles survive resets.
-            for name, value in self.scene.overlays.items():
-                setattr(self.overlays, name, value)
-            self._first_build = False
+        # The scene owns the overlay fields it names; the user's other toggles survive.
+        self._synced_overlays: dict = {}
+        self._sync_overlays()
         self.frame_view()
+
+    def _sync_overlays(self) -> None:
+        """Apply the scene's overlay settings that changed since they were last applied."""
+        for name, value in self.scene.overlays.items():
+            if self._synced_overlays.get(name, not value) != value:
+                setattr(self.overlays, name, value)
+                self._synced_overlays[name] = value
 
     @property
     def world(self) -> World:
@@ -175,6 +179,7 @@ class DemoApp:
     def handle_key(self, name: str) -> None:
         """A key press by name: the scene gets it first, then the common controls."""
         if self.scene.on_key is not None and self.scene.on_key(name):
+            self._sync_overlays()
             return
         if name == "SPACE":
             self.stepper.paused = not self.stepper.paused

@@ -17,10 +17,12 @@ from engine.broadphase_grid import grid_cells
 from engine.broadphase_quadtree import quadtree_nodes
 from engine.swept_bounds import part_bounds
 
-from . import palette, world_data
+from . import palette, tessellate, world_data
 from .canvas import Canvas
 from .contact_points import ContactPoints, find_contacts
 
+# Outline width of bodies, in pixels.
+EDGE_PX = 1.5
 # A velocity arrow shows where the body would be this many seconds later.
 VELOCITY_SECONDS = 0.1
 
@@ -69,7 +71,10 @@ class WorldPainter:
         colours = self.body_colours(world, overlays)
         part_colours = colours[owner]
         if overlays.part_colours:
-            part_colours = palette.body_colours(np.arange(len(owner)) * 3 + 1)
+            # Consecutive parts of one body get different colours; static bodies keep theirs.
+            static = world_data.kinds(world)[owner] == world_data.STATIC
+            by_part = palette.body_colours(np.arange(len(owner)) * 3 + 1)
+            part_colours = np.where(static[:, None], part_colours, by_part)
         round_part = packed.radius > 0.0
 
         if overlays.broadphase:
@@ -79,21 +84,28 @@ class WorldPainter:
         polygon = ~round_part
         fill = palette.shade(part_colours, 0.72)
         edge = palette.shade(part_colours, 1.12)
-        canvas.polygons(vertices[polygon], fill[polygon])
+        width = EDGE_PX * canvas.pixel
         edged = polygon if outlined is None else polygon & ~outlined
-        canvas.outlines(vertices[edged], edge[edged], width_px=1.5)
+        plain = polygon & ~edged
+        # An outline is the polygon in the edge colour with its inset drawn on top.
+        canvas.polygons(vertices[edged], edge[edged])
+        normals = _turn(packed.normals[edged], part_poses[edged, 2])
+        canvas.polygons(
+            tessellate.inset(vertices[edged], normals, packed.count[edged], width), fill[edged]
+        )
+        canvas.polygons(vertices[plain], fill[plain])
         if outlined is not None and outlined.any():
             self._true_outlines(canvas, world, poses, colours)
 
         if round_part.any():
             centres = vertices[round_part, 0]
             radii = packed.radius[round_part]
-            segments = int(np.clip(radii.max() / canvas.pixel / 1.5, 14, 48))
-            canvas.discs(centres, radii, fill[round_part], segments)
-            canvas.rings(centres, radii, edge[round_part], 1.5, segments)
+            segments = int(np.clip(radii.max() / canvas.pixel * 0.8, 10, 48))
+            canvas.discs(centres, radii, edge[round_part], segments)
+            canvas.discs(centres, np.maximum(radii - width, 0.0), fill[round_part], segments)
             angle = part_poses[round_part, 2]
             spoke = centres + radii[:, None] * np.column_stack([np.cos(angle), np.sin(angle)])
-            canvas.lines(centres, spoke, edge[round_part], width_px=1.5)
+            canvas.lines(centres, spoke, edge[round_part], width_px=EDGE_PX)
 
         if overlays.aabbs:
             lower, upper = part_bounds(packed, part_poses)
@@ -129,10 +141,19 @@ class WorldPainter:
         lower, upper = part_bounds(packed, part_poses)
         if world.broadphase == "grid":
             cell_lower, cell_upper = grid_cells(lower, upper, world_data.cell_size(world))
-        else:
-            cell_lower, cell_upper = quadtree_nodes(lower, upper)
-        canvas.rectangles(cell_lower, cell_upper, palette.with_alpha(palette.BROADPHASE_CELL, 28))
-        canvas.boxes(cell_lower, cell_upper, palette.BROADPHASE_CELL, width_px=1.0)
+            canvas.rectangles(
+                cell_lower, cell_upper, palette.with_alpha(palette.BROADPHASE_CELL, 28)
+            )
+            canvas.boxes(cell_lower, cell_upper, palette.BROADPHASE_CELL, width_px=1.0)
+            return
+        # Quadtree nodes nest: outlines only, the big shallow ones fainter, so the levels
+        # read as a hierarchy instead of a wash of overlapping fills.
+        node_lower, node_upper = quadtree_nodes(lower, upper)
+        side = node_upper[:, 0] - node_lower[:, 0]
+        alpha = np.clip(220.0 * side.min() / side, 40.0, 220.0)
+        colours = np.tile(np.array(palette.BROADPHASE_CELL, dtype=np.uint8), (len(side), 1))
+        colours[:, 3] = alpha.astype(np.uint8)
+        canvas.boxes(node_lower, node_upper, colours, width_px=1.0)
 
     def _velocities(self, canvas, world, poses) -> None:
         moving = world_data.kinds(world) != world_data.STATIC
@@ -177,3 +198,10 @@ def _to_world(local: np.ndarray, poses: np.ndarray) -> np.ndarray:
     c, s = np.cos(poses[:, 2])[:, None], np.sin(poses[:, 2])[:, None]
     x, y = local[..., 0], local[..., 1]
     return np.stack([c * x - s * y + poses[:, None, 0], s * x + c * y + poses[:, None, 1]], axis=-1)
+
+
+def _turn(vectors: np.ndarray, angle: np.ndarray) -> np.ndarray:
+    """Body-frame vectors (P, K, 2) turned by each part's angle (P,)."""
+    c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    x, y = vectors[..., 0], vectors[..., 1]
+    return np.stack([c * x - s * y, s * x + c * y], axis=-1)

@@ -44,8 +44,14 @@ BAD = (255, 90, 90, 255)
 
 
 def body_colours(ids: np.ndarray) -> np.ndarray:
-    """(N,) int body ids -> (N, 4) uint8 colours; a multiplicative hash spreads neighbours."""
-    index = (np.asarray(ids, dtype=np.int64) * 5 + (np.asarray(ids) // 8) * 3) % len(BODY_COLOURS)
+    """(N,) int body ids -> (N, 4) uint8 colours.
+
+    Consecutive ids step 5 or 6 places through the 8 colours, so bodies added one after
+    another never share a colour, and the extra step every 8 ids breaks up the stripes a
+    plain stride would paint on rows of boxes.
+    """
+    ids = np.asarray(ids, dtype=np.int64)
+    index = (ids * 5 + ids // 8) % len(BODY_COLOURS)
     return BODY_COLOURS[index]
 
 

@@ -27,6 +27,31 @@ def fan(vertices: np.ndarray) -> np.ndarray:
     return tri.reshape(-1, 2)
 
 
+def inset(vertices: np.ndarray, normals: np.ndarray, count: np.ndarray, width) -> np.ndarray:
+    """Convex polygons (P, K, 2) moved ``width`` inwards, padded the same way.
+
+    normals: (P, K, 2) unit outward normal of edge (i, i+1); count: (P,) real vertices.
+    Corner i moves along the bisector of its two edges, by width / cos(half the turn), so
+    every edge moves by exactly ``width``. Drawing a polygon in its outline colour and its
+    inset on top gives an outline in two fans, far fewer triangles than edge rectangles.
+    """
+    vertices = np.asarray(vertices, dtype=np.float64)
+    count = np.asarray(count)
+    width_slots = vertices.shape[1]
+    slot = np.arange(width_slots)
+    # The edge before corner i is edge i-1, wrapping to the last real edge for corner 0.
+    before = np.where(slot[None, :] == 0, count[:, None] - 1, slot[None, :] - 1)
+    previous = np.take_along_axis(normals, before[:, :, None], axis=1)
+    bisector = previous + normals
+    cosine = 1.0 + np.einsum("pkj,pkj->pk", previous, normals)
+    # Nearly reversed edges (cosine ~ 0) never occur in a valid convex polygon; the clip
+    # only keeps degenerate input from producing infinities.
+    moved = vertices - bisector * (np.asarray(width) / np.maximum(cosine, 1e-3))[..., None]
+    # Padding slots must keep repeating the first corner, now moved.
+    padding = slot[None, :] >= count[:, None]
+    return np.where(padding[:, :, None], moved[:, :1], moved)
+
+
 def closed_edges(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Edges (v[i], v[i+1 mod K]) of padded polygons (P, K, 2): two (P * K, 2) arrays.
 

@@ -16,9 +16,12 @@ even when moving apart, so a body left exactly touching could never leave.
 
 Floors and walls: a contact whose surface normal (from the obstacle to the body) is within
 ``floor_angle`` of up is a floor; any other is a wall. Sliding along a floor may climb (that
-is how a horizontal walk goes up a gentle ramp). Sliding along a wall never climbs higher
-than the motion itself asked for: the upward part of the slide is removed, so a horizontal
-walk stops at a steep slope instead of creeping up it.
+is how a horizontal walk goes up a gentle ramp). Sliding along a wall never gains height:
+where the true slide would rise more than the motion itself (a steep slope facing up), the
+wall is treated as vertical, so only the horizontal push into it is removed and the motion
+keeps its own vertical part. A horizontal walk therefore stops at the foot of a steep slope
+(and gravity still finds the ground there), while sliding along vertical walls and
+overhangs is the plain projection.
 """
 
 from __future__ import annotations
@@ -28,16 +31,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .filtering import pairs_pass_filter
 from .narrowphase import collide_parts
 from .queries import (
-    ALL_CATEGORIES,
     QueryIndex,
+    box_candidates,
     check_body,
     check_world,
     current_index,
     first_impact,
+    solid,
     subset_parts,
-    sweep_candidates,
 )
 from .swept_bounds import part_bounds
 from .validation import as_finite_float, as_vector
@@ -82,14 +86,15 @@ def move_and_slide(
     index = current_index(world)
     parts = _parts_of(index, row)
     pose = index.poses[row].copy()
+    admits = _obstacles_of(world, row)
     contacts: list = []
 
-    pose[:2] = _push_out(world, index, parts, pose, row, contacts)
+    pose[:2] = _push_out(world, index, parts, pose, admits, contacts)
     remaining = motion
     for _ in range(max_slides):
         if not remaining.any():
             break
-        hit = first_impact(world, index, index.parts, parts, pose, remaining, ALL_CATEGORIES, row)
+        hit = first_impact(index, index.parts, parts, pose, remaining, admits)
         if hit is None:
             pose[:2] += remaining
             break
@@ -102,6 +107,25 @@ def move_and_slide(
     body.position = pose[:2]
     on_floor = any(float(normal @ UP) >= floor_cos for _, normal in contacts)
     return SlideResult(pose[:2].copy(), contacts, on_floor)
+
+
+def _obstacles_of(world, row: int):
+    """Which bodies block body ``row``: rows (M,) -> (M,) bool.
+
+    The same rule as the step's: not itself, no sensors, and the collision filter
+    (category, mask, group) must let the pair collide.
+    """
+    arrays = world._bodies.arrays
+    if "category" not in arrays:
+        return lambda rows: (rows != row) & solid(world, rows)
+
+    def admits(rows: np.ndarray) -> np.ndarray:
+        passes = pairs_pass_filter(
+            arrays["category"], arrays["mask"], arrays["group"], np.full_like(rows, row), rows
+        )
+        return (rows != row) & solid(world, rows) & passes
+
+    return admits
 
 
 def _check_slides(value) -> int:
@@ -140,23 +164,21 @@ def _travel_before(toi: float, normal: np.ndarray, motion: np.ndarray) -> float:
 def _slide(remaining: np.ndarray, normal: np.ndarray, wall: bool) -> np.ndarray:
     """The rest of the motion after meeting a surface whose normal (into it) is ``normal``.
 
-    The part heading into the surface is removed. Along a wall the slide may not rise more
-    than ``remaining`` itself did; when lowering it would point it back into the wall, the
-    sideways part is cut back to run along the wall at that height.
+    The part heading into the surface is removed. Along a wall that faces upward (a steep
+    slope) that slide would climb: there the wall is treated as vertical instead, removing
+    only the horizontal push, so the slide keeps exactly the motion's own vertical part
+    (gravity still pulls down along the slope's foot, a jump still rises, nothing more).
     """
     into = float(remaining @ normal)
-    slid = remaining - normal * into if into > 0.0 else remaining.copy()
-    if not wall:
-        return slid
-    rise = max(float(remaining[1]), 0.0)
-    if slid[1] > rise:
-        slid[1] = rise
-        if slid @ normal > 0.0 and normal[0] != 0.0:
-            slid[0] = -rise * normal[1] / normal[0]
+    if into <= 0.0:
+        return remaining.copy()
+    slid = remaining - normal * into
+    if wall and slid[1] > remaining[1] and normal[0] != 0.0:
+        slid = np.array([0.0, remaining[1]])
     return slid
 
 
-def _push_out(world, index, parts, pose, row, contacts) -> np.ndarray:
+def _push_out(world, index, parts, pose, admits, contacts) -> np.ndarray:
     """The body's position after pushing it out of whatever it touches or overlaps.
 
     Each pass moves it along the minimum translation of its deepest contact, to SKIN
@@ -165,7 +187,7 @@ def _push_out(world, index, parts, pose, row, contacts) -> np.ndarray:
     """
     position = pose[:2].copy()
     for _ in range(DEPENETRATION_PASSES):
-        deepest = _deepest_contact(world, index, parts, np.append(position, pose[2]), row)
+        deepest = _deepest_contact(index, parts, np.append(position, pose[2]), admits)
         if deepest is None:
             break
         other, separation, normal = deepest
@@ -174,24 +196,24 @@ def _push_out(world, index, parts, pose, row, contacts) -> np.ndarray:
     return position
 
 
-def _deepest_contact(world, index: QueryIndex, parts, pose, row):
+def _deepest_contact(index: QueryIndex, parts, pose, admits):
     """(body row, separation, normal from the body) of its deepest touching pair, or None."""
     lower, upper = part_bounds(
         subset_parts(index.parts, parts), np.broadcast_to(pose, (len(parts), 3))
     )
-    low, high = lower.min(axis=0) - SKIN, upper.max(axis=0) + SKIN
-    centre = 0.5 * (low + high)
-    _, near = sweep_candidates(index, centre[None], centre[None], 0.5 * (high - low)[None])
-    near = near[index.part_body[near] != row]
-    pair_a, pair_b = np.repeat(parts, len(near)), np.tile(near, len(parts))
-    if len(pair_a) == 0:
+    near = box_candidates(index, lower.min(axis=0) - SKIN, upper.max(axis=0) + SKIN)
+    near = near[admits(index.part_body[near])]
+    if len(near) == 0:
         return None
+    # Tables of just these parts: the narrow phase's set-up is O(table), not O(pairs).
+    pair_a = np.repeat(np.arange(len(parts)), len(near))
+    pair_b = np.tile(np.arange(len(near)), len(parts))
     found = collide_parts(
-        index.parts, pair_a, np.broadcast_to(pose, (len(pair_a), 3)),
-        index.parts, pair_b, index.poses[index.part_body[pair_b]],
+        subset_parts(index.parts, parts), pair_a, np.broadcast_to(pose, (len(pair_a), 3)),
+        subset_parts(index.parts, near), pair_b, index.poses[index.part_body[near[pair_b]]],
     )  # fmt: skip
     deepest = int(np.argmin(found.separation))
     if found.separation[deepest] > 0.0:
         return None
-    other = int(index.part_body[pair_b[deepest]])
+    other = int(index.part_body[near[pair_b[deepest]]])
     return other, float(found.separation[deepest]), found.normal[deepest]

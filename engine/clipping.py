@@ -67,7 +67,7 @@ def clip_incident_edge(a: Hulls, b: Hulls, face_a, face_b, flip, margin: float):
     upper = nx * r2y - ny * r2x
     s1 = nx * i1y - ny * i1x
     run = nx * i2y - ny * i2x - s1
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         at_lower = (lower - s1) / run
         at_upper = (upper - s1) / run
     # An incident edge square to the face (run == 0) lies wholly inside the strip or out.

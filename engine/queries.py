@@ -19,12 +19,17 @@ of two ways:
   body is always seen, whichever way it was moved), but O(N) at memory speed, about 10 us
   for 20,000 bodies.
 
+Filtering: a ray or shape cast hits a body when its category shares a bit with the query's
+``mask``; sensors are never hit (a trigger zone should not block a line of sight).
+query_point and query_aabb report every body there, sensors included.
+
 ``engine.raycast`` and ``engine.character`` build on :func:`current_index`,
 :func:`sweep_candidates` and :func:`first_impact`.
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 import weakref
 from dataclasses import dataclass
@@ -191,6 +196,36 @@ def _cell_size(lower: np.ndarray, upper: np.ndarray) -> float:
 
 
 # -- which parts are near ---------------------------------------------------------------------
+def box_candidates(index: QueryIndex, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    """Sorted parts (M,) int64 whose padded boxes overlap the box ``lower``..``upper`` (2,).
+
+    The one-box case of :func:`sweep_candidates`, on Python scalars where it can: point
+    and box queries are single boxes, and per-call overhead is most of their cost. No
+    slack is needed: an axis-aligned box maps to cells by the same monotone floor as the
+    parts did.
+    """
+    size, (ox, oy), (nx, ny) = index.cell_size, index.origin, index.dims
+    x0, x1 = _scalar_cells((lower[0] - ox) / size, (upper[0] - ox) / size, nx)
+    y0, y1 = _scalar_cells((lower[1] - oy) / size, (upper[1] - oy) / size, ny)
+    cells = max(x1 - x0 + 1, 0) * max(y1 - y0 + 1, 0)
+    if cells > max(len(index.entry_part), 16):
+        near = np.arange(len(index.part_body))  # cheaper to test every part
+    else:
+        columns = np.arange(x0, x1 + 1, dtype=np.int64)[:, None] * ny
+        keys = (columns + np.arange(y0, y1 + 1, dtype=np.int64)).ravel()
+        _, gridded = _cell_entries(index, np.zeros(len(keys), np.int64), keys)
+        near = np.concatenate([gridded, index.large])
+    touching = (index.lower[near] <= upper).all(axis=1) & (lower <= index.upper[near]).all(axis=1)
+    return np.unique(near[touching])
+
+
+def _scalar_cells(low: float, high: float, dims: int) -> tuple[int, int]:
+    """First and last cell of a coordinate range in cell units, clipped to [0, dims - 1]."""
+    first = math.floor(min(max(low, -1.0), dims))
+    last = math.floor(min(max(high, -1.0), dims))
+    return max(first, 0), min(last, int(dims) - 1)
+
+
 def sweep_candidates(index: QueryIndex, start, end, half) -> tuple[np.ndarray, np.ndarray]:
     """Parts near R boxes of half-size ``half`` swept from centre ``start`` to ``end``.
 
@@ -317,6 +352,8 @@ def _rows_of_columns(walk: _Walk, sweep, column) -> tuple[np.ndarray, np.ndarray
 
 def _cell_entries(index: QueryIndex, owner, keys) -> tuple[np.ndarray, np.ndarray]:
     """(owner, part) for every entry of the occupied cells among ``keys`` (M,)."""
+    if len(index.cell_keys) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     at = np.searchsorted(index.cell_keys, keys)
     at_clipped = np.minimum(at, len(index.cell_keys) - 1)
     occupied = index.cell_keys[at_clipped] == keys
@@ -415,8 +452,7 @@ def query_point(world, point) -> list:
     check_world(world)
     point = as_vector(point, "point")
     index = current_index(world)
-    p = point[None]
-    _, parts = sweep_candidates(index, p, p, np.zeros((1, 2)))
+    parts = box_candidates(index, point, point)
     inside = parts_contain_point(index, parts, point)
     return bodies_of(index, np.unique(index.part_body[parts[inside]]))
 
@@ -449,8 +485,7 @@ def query_aabb(world, lower, upper) -> list:
     if np.any(upper < lower):
         raise ValueError(f"upper: must be >= lower on both axes, got {upper} < {lower}")
     index = current_index(world)
-    centre, half = 0.5 * (lower + upper), 0.5 * (upper - lower)
-    _, parts = sweep_candidates(index, centre[None], centre[None], half[None])
+    parts = box_candidates(index, lower, upper)
     touching = parts_touch_box(index, parts, lower, upper)
     return bodies_of(index, np.unique(index.part_body[parts[touching]]))
 
@@ -491,8 +526,9 @@ def _polygon_touches_box(index, parts, poses, world_vertices, centre, half, tole
 def shape_cast(world, shape, pose, motion, mask: int = ALL_CATEGORIES) -> ShapeHit | None:
     """The first body ``shape`` at ``pose`` (x, y, angle) meets when translated by ``motion``.
 
-    motion: (2,) m. Exact for translations (the swept separating-axis kernel). Bodies whose
-    category shares no bit with ``mask`` are ignored. Returns None when nothing is hit;
+    motion: (2,) m. Exact for translations (the swept separating-axis kernel). Sensors and
+    bodies whose category shares no bit with ``mask`` are ignored. Returns None when nothing
+    is hit;
     toi 0 when the shape overlaps or touches a body at the start. Ties in toi go to the body
     added first.
     """
@@ -525,31 +561,44 @@ def first_impact(index: QueryIndex, table, parts_a, pose, motion, admits) -> Imp
     ``motion`` (2,) over the world's parts of the bodies ``admits`` (body rows (M,) -> (M,)
     bool) lets through; None if none.
     """
-    pair_a, pair_b = _cast_pairs(index, table, parts_a, pose, motion, admits)
-    if len(pair_a) == 0:
+    near = _cast_candidates(index, table, parts_a, pose, motion, admits)
+    if len(near) == 0:
         return None
+    # The narrow phase reads whole tables (slot layout, reaches): hand it only the parts
+    # involved, or every cast would cost O(P).
+    mover, obstacles = subset_parts(table, parts_a), subset_parts(index.parts, near)
+    pair_a = np.repeat(np.arange(len(parts_a)), len(near))
+    pair_b = np.tile(np.arange(len(near)), len(parts_a))
     n = len(pair_a)
-    poses_b = index.poses[index.part_body[pair_b]]
-    found = collide_parts(
-        table, pair_a, np.broadcast_to(pose, (n, 3)), index.parts, pair_b, poses_b,
-        np.broadcast_to(motion, (n, 2)), 1.0,
-    )  # fmt: skip
+    poses_b = index.poses[index.part_body[near[pair_b]]]
+    # A sliding motion can shrink to a few ulps: the kernel's 1/rate then overflows to inf,
+    # which it reads correctly as "never crosses".
+    with np.errstate(over="ignore"):
+        found = collide_parts(
+            mover, pair_a, np.broadcast_to(pose, (n, 3)), obstacles, pair_b, poses_b,
+            np.broadcast_to(motion, (n, 2)), 1.0,
+        )  # fmt: skip
     toi = np.where(np.isnan(found.toi), np.inf, found.toi)
-    best = np.lexsort((index.part_body[pair_b], toi))[0]
+    best = np.lexsort((index.part_body[near[pair_b]], toi))[0]
     if not np.isfinite(toi[best]):
         return None
-    return _impact_at(index, table, pair_a[best], pair_b[best], pose, motion, float(toi[best]))
+    at = pose.copy()
+    at[:2] += toi[best] * motion
+    normal, point = _contact_at(mover, pair_a[best], at, obstacles, pair_b[best], poses_b[best])
+    return Impact(int(index.part_body[near[pair_b[best]]]), float(toi[best]), normal, point)
 
 
-def _cast_pairs(index, table, parts_a, pose, motion, admits):
-    """(part of A, world part) pairs near the sweep of A's bounding box along ``motion``."""
+def _cast_candidates(index, table, parts_a, pose, motion, admits) -> np.ndarray:
+    """World parts (M,) near the sweep of the bounding box of A's parts along ``motion``."""
     poses = np.broadcast_to(pose, (len(parts_a), 3))
     lower, upper = part_bounds(subset_parts(table, parts_a), poses)
     low, high = lower.min(axis=0), upper.max(axis=0)
     centre, half = 0.5 * (low + high), 0.5 * (high - low)
-    _, near = sweep_candidates(index, centre[None], (centre + motion)[None], half[None])
-    near = near[admits(index.part_body[near])]
-    return np.repeat(parts_a, len(near)), np.tile(near, len(parts_a))
+    if not motion.any():
+        near = box_candidates(index, low, high)
+    else:
+        _, near = sweep_candidates(index, centre[None], (centre + motion)[None], half[None])
+    return near[admits(index.part_body[near])]
 
 
 def subset_parts(table: PackedParts, rows: np.ndarray) -> PackedParts:
@@ -557,16 +606,15 @@ def subset_parts(table: PackedParts, rows: np.ndarray) -> PackedParts:
     return PackedParts(*(field[rows] for field in table))
 
 
-def _impact_at(index, table, part_a, part_b, pose, motion, toi: float) -> Impact:
-    """Normal and point of one pair placed at its time of impact (a static SAT query)."""
-    at = pose.copy()
-    at[:2] += toi * motion
+def _contact_at(table_a, part_a, pose_a, table_b, part_b, pose_b):
+    """Normal (2,) from A to B and contact point (2,) of one part pair (a static SAT query),
+    used at the time of impact, when the two just touch."""
     found = collide_parts(
-        table, np.array([part_a]), at[None], index.parts, np.array([part_b]),
-        index.poses[index.part_body[[part_b]]], margin=np.inf,
+        table_a, np.array([part_a]), pose_a[None], table_b, np.array([part_b]), pose_b[None],
+        margin=np.inf,
     )  # fmt: skip
     separation = found.point_separation[0]
     # Of the (up to two) manifold points keep those as close as the closest: the touching ones.
-    keep = separation <= np.nanmin(separation) + 1e-9 * (1.0 + np.abs(at[:2]).max())
-    point = found.points[0][keep].mean(axis=0)
-    return Impact(int(index.part_body[part_b]), toi, found.normal[0], point)
+    scale = 1.0 + np.abs(pose_a[:2]).max()
+    keep = separation <= np.nanmin(separation) + 1e-9 * scale
+    return found.normal[0], found.points[0][keep].mean(axis=0)

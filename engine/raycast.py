@@ -9,6 +9,7 @@ exactly, all pairs at once:
   ray enters at the latest entering face and leaves at the earliest exiting one;
 * a circle by the smaller root of |s + t d - c| = r, in the cancellation-free form.
 
+Sensors are never hit, nor bodies whose category shares no bit with the ray's ``mask``.
 A ray that starts inside (or on) a shape hits it at fraction 0; inside, the normal is
 ``-direction`` (there is no surface to report), on the surface it is that face's normal.
 """
@@ -77,8 +78,8 @@ class _PairHits(NamedTuple):
 def raycast(world, start, end, mask: int = ALL_CATEGORIES) -> RayHit | None:
     """The first body the segment ``start`` -> ``end`` (each (2,)) meets, or None.
 
-    Bodies whose category shares no bit with ``mask`` are ignored. Ties in fraction go to
-    the body added first. ValueError when start == end (a ray needs a direction).
+    Sensors and bodies whose category shares no bit with ``mask`` are ignored. Ties in
+    fraction go to the body added first. ValueError when start == end (a ray needs a direction).
     """
     check_world(world)
     start, end = _check_segment(start, end)

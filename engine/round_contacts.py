@@ -39,7 +39,7 @@ def _first_root(offset_dot_velocity, offset_sq, reach_sq, speed_sq):
     """
     gap = offset_sq - reach_sq
     discriminant = offset_dot_velocity**2 - speed_sq * gap
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         root = gap / (offset_dot_velocity + np.sqrt(discriminant))
     valid = (offset_dot_velocity > 0) & (discriminant >= 0) & (gap >= 0)
     return np.where(valid, root, np.nan)
@@ -138,13 +138,13 @@ def _polygon_circle_sweep(a: Hulls, b: Discs, face_gap, velocity):
     """First instant the centre, moving by -velocity * t, comes within r of the polygon."""
     vx, vy = velocity[:, 0], velocity[:, 1]
     closing = a.nx * vx + a.ny * vy  # face gaps shrink at this rate
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t_face = face_gap / closing
     # Where the centre crosses the shifted face line, it must lie beside the edge.
     ex = np.roll(a.x, -1, axis=0) - a.x
     ey = np.roll(a.y, -1, axis=0) - a.y
     length_sq = ex * ex + ey * ey
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         hit_x = b.centre[:, 0] - vx * t_face - a.x
         hit_y = b.centre[:, 1] - vy * t_face - a.y
         along = (ex * hit_x + ey * hit_y) / length_sq

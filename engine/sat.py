@@ -59,7 +59,7 @@ def overlap_window(separation: np.ndarray, rate: np.ndarray, dt) -> tuple[np.nda
     separation, rate: (F, M) float64 with separation(t) = separation - rate * t.
     dt: float or (M,). Returns (start, end), each (M,); empty where start > end.
     """
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         crossing = separation / rate
     # A face closing in (rate > 0) must have been crossed: t >= crossing. A face opening
     # (rate < 0) must not be crossed yet: t <= crossing.
@@ -96,9 +96,28 @@ def polygon_polygon(
     flip = separation_b > separation_a + flip_tolerance
     separation = np.where(flip, separation_b, separation_a)
     normal = np.where(flip, -pick_fields(b.data[2:], face_b), pick_fields(a.data[2:], face_a)).T
-    points, point_separation, point_count, features = clip_incident_edge(
-        a, b, face_a, face_b, flip, margin
-    )
+    near = separation <= margin
+    if near.all():
+        points, point_separation, point_count, features = clip_incident_edge(
+            a, b, face_a, face_b, flip, margin
+        )
+    else:
+        # Pairs farther apart than the margin get no points: clip only the others.
+        rows = np.flatnonzero(near)
+        points = np.full((n, 2, 2), np.nan)
+        point_separation = np.full((n, 2), np.nan)
+        point_count = np.zeros(n, dtype=np.int64)
+        features = np.full((n, 2), -1, dtype=np.int64)
+        if len(rows):
+            clipped = clip_incident_edge(
+                Hulls(np.take(a.data, rows, axis=2), a.count[rows]),
+                Hulls(np.take(b.data, rows, axis=2), b.count[rows]),
+                face_a[rows],
+                face_b[rows],
+                flip[rows],
+                np.broadcast_to(margin, (n,))[rows],
+            )
+            points[rows], point_separation[rows], point_count[rows], features[rows] = clipped
 
     toi = np.where(separation <= 0.0, 0.0, np.nan)
     if velocity is not None and n:

@@ -213,7 +213,10 @@ def test_query_point_matches_brute_force(seed, bodies):
     pieces = [world_pieces(spec) for spec in specs]
     # Half the points inside a random body's shape (its position), half anywhere.
     points = np.concatenate(
-        [rng.uniform(-2, extent + 2, (25, 2)), [specs[i].position for i in rng.integers(0, len(specs), 25)]]
+        [
+            rng.uniform(-2, extent + 2, (25, 2)),
+            [specs[i].position for i in rng.integers(0, len(specs), 25)],
+        ]
     )
     for point in points:
         expected = [i for i, ps in enumerate(pieces) if any(piece_contains(p, point) for p in ps)]
@@ -366,14 +369,24 @@ def test_mask_filters_by_category():
     assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0) is None
     assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0002) is None  # default is 0x0001
     assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0001).body is box
-    # Once bodies carry categories, the mask reads them.
-    world._bodies.arrays["category"] = np.array([0x0004, 0x0002] + [1] * 14, dtype=np.int64)
+    box.category, ball.category = 0x0004, 0x0002
     assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0002).body is ball
-    assert [h.body for h in raycast_all(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0006)] == [
-        box,
-        ball,
-    ]
+    every = raycast_all(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0006)
+    assert [h.body for h in every] == [box, ball]
     assert shape_cast(world, Circle(0.1), (-5, 0, 0), (14, 0), mask=0x0002).body is ball
+    assert shape_cast(world, Circle(0.1), (-5, 0, 0), (14, 0), mask=0x0001) is None
+    hits = raycast_many(world, [(-5.0, 0.0), (5.0, 5.0)], [(9.0, 0.0), (5.0, -5.0)], 0x0004)
+    assert hits.body_row.tolist() == [0, -1]
+
+
+def test_sensors_block_no_ray_or_cast_but_are_found_by_overlap_queries():
+    world, box, _ = simple_world()
+    zone = world.add_body(Box(1, 4), position=(-3, 0), kind="static", sensor=True)
+    assert raycast(world, (-5.0, 0.0), (9.0, 0.0)).body is box
+    assert zone not in [h.body for h in raycast_all(world, (-5.0, 0.0), (9.0, 0.0))]
+    assert shape_cast(world, Circle(0.1), (-5, 0, 0), (14, 0)).body is box
+    assert query_point(world, (-3.0, 1.0)) == [zone]
+    assert query_aabb(world, (-4.0, -1.0), (0.0, 1.0)) == [box, zone]
 
 
 def test_shape_cast_reports_contact_normal_and_point():

@@ -6,7 +6,7 @@ module name here (e.g. the platformer, once the character controller lands).
 
 from importlib import import_module
 
-MODULES_ALL = (
+MODULES = (
     "sat_explorer",
     "sweep",
     "pyramid",
@@ -19,6 +19,6 @@ MODULES_ALL = (
     "sat_text",
 )
 
-MODULES = ("pyramid", "sat_explorer", "sweep", "stack", "rain", "bullets", "billiards", "concave")
+
 for _module in MODULES:
     import_module(f"{__name__}.{_module}")

@@ -21,35 +21,33 @@ def _star(points: int, outer: float, inner: float) -> list:
     return np.column_stack([radius * np.cos(angle), radius * np.sin(angle)]).tolist()
 
 
-def _crescent(radius: float, bite: float, steps: int = 10) -> list:
-    """A moon: an outer arc and an inner arc bitten out of it."""
-    outer = np.linspace(-0.75 * np.pi, 0.75 * np.pi, steps)
-    inner = outer[::-1] * 0.8
-    arc = [(radius * np.cos(t), radius * np.sin(t)) for t in outer]
-    arc += [(bite + 0.8 * radius * np.cos(t) - 0.3, 0.8 * radius * np.sin(t)) for t in inner]
-    return arc
+def _crescent(radius: float, offset: float, bite: float, steps: int = 12) -> list:
+    """A moon: the disc of ``radius`` minus a disc of radius ``bite`` centred ``offset``
+    to the right; outer arc counter-clockwise, then the bitten arc back."""
+    x0 = (radius**2 - bite**2 + offset**2) / (2.0 * offset)
+    y0 = np.sqrt(radius**2 - x0**2)
+    start = np.arctan2(y0, x0)
+    outer = np.linspace(start, 2.0 * np.pi - start, steps)
+    # The bite's arc runs from the lower crossing back up to the upper one through its
+    # leftmost point (clockwise), leaving out the crossings already on the outer arc.
+    low, high = np.arctan2(-y0, x0 - offset) % (2 * np.pi), np.arctan2(y0, x0 - offset)
+    inner = np.linspace(low, high, steps)[1:-1]
+    points = [(radius * np.cos(t), radius * np.sin(t)) for t in outer]
+    points += [(offset + bite * np.cos(t), bite * np.sin(t)) for t in inner]
+    return points
 
 
 OUTLINES = {
     "L": [(0, 0), (2, 0), (2, 0.6), (0.6, 0.6), (0.6, 2), (0, 2)],
     "U": [(0, 0), (2.2, 0), (2.2, 1.6), (1.6, 1.6), (1.6, 0.6), (0.6, 0.6), (0.6, 1.6), (0, 1.6)],
-    "T": [(0, 1.4), (2.1, 1.4), (2.1, 2.0), (0, 2.0), (0, 1.4)][:4]
-    + [(0.75, 1.4), (0.75, 0), (1.35, 0), (1.35, 1.4)][::-1][::-1],
+    "T": [(0.75, 0), (1.35, 0), (1.35, 1.4), (2.1, 1.4), (2.1, 2.0), (0, 2.0), (0, 1.4),
+          (0.75, 1.4)],
     "star": _star(5, 1.1, 0.45),
     "arrow": [(0, 0.3), (1.2, 0.3), (1.2, 0), (2, 0.6), (1.2, 1.2), (1.2, 0.9), (0, 0.9)],
-    "comb": [(0, 0), (2.4, 0), (2.4, 1.4), (2.0, 1.4), (2.0, 0.5), (1.4, 0.5), (1.4, 1.4),
-             (1.0, 1.4), (1.0, 0.5), (0.4, 0.5), (0.4, 1.4), (0, 1.4)],
-    "moon": _crescent(1.0, 0.55),
+    "moon": _crescent(1.0, 0.6, 0.85),
 }  # fmt: skip
-
-
-def _t_shape() -> list:
-    """A T, counter-clockwise from its foot."""
-    return [(0.75, 0), (1.35, 0), (1.35, 1.4), (2.1, 1.4), (2.1, 2.0), (0, 2.0), (0, 1.4),
-            (0.75, 1.4)]  # fmt: skip
-
-
-OUTLINES["T"] = _t_shape()
+COMB = [(0, 0), (2.4, 0), (2.4, 1.4), (2.0, 1.4), (2.0, 0.5), (1.4, 0.5), (1.4, 1.4), (1.0, 1.4),
+        (1.0, 0.5), (0.4, 0.5), (0.4, 1.4), (0, 1.4)]  # fmt: skip
 
 
 @scene("concave", "concave outlines and their convex parts (P) tumbling together")
@@ -60,9 +58,9 @@ def build() -> Scene:
     world.add_body(Box(22.0, 1.0), position=(0.0, -0.5), **static)
     world.add_body(Box(1.0, 14.0), position=(-11.0, 6.0), angle=-0.25, **static)
     world.add_body(Box(1.0, 14.0), position=(11.0, 6.0), angle=0.25, **static)
-    world.add_body(ConcavePolygon(OUTLINES["comb"]), position=(-5.0, 5.0), angle=0.15, **static)
+    world.add_body(ConcavePolygon(COMB), position=(-5.0, 5.0), angle=0.15, **static)
     rng = np.random.default_rng(11)
-    shapes = [ConcavePolygon(OUTLINES[name]) for name in OUTLINES if name != "comb"]
+    shapes = [ConcavePolygon(outline) for outline in OUTLINES.values()]
     for i in range(36):
         shape = shapes[i % len(shapes)]
         x = -7.0 + (i % 8) * 2.1 + rng.uniform(-0.2, 0.2)

@@ -1,0 +1,157 @@
+"""World queries: ray throughput against brute force, and per-query cost as the world grows.
+
+Worlds have a fixed density (one body per 9 m^2: boxes, circles, hexagons and planks at
+random poses, a third of them static), so a fixed-size query meets about the same number of
+bodies whatever the world's size. Per-query times exclude the index build (done once per
+step, by the first query after the world changed), which is reported on its own row.
+
+Run alone with ``python -m bench.query_bench``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from engine import Box, Circle, Polygon, World
+from engine.character import move_and_slide
+from engine.queries import build_index, current_index, query_aabb, query_point, shape_cast
+from engine.raycast import raycast, raycast_many, segment_part
+
+AREA_PER_BODY = 9.0  # m^2
+RAY_LENGTH = 10.0  # m
+RAYS = 10_000
+BRUTE_RAYS = 200
+SIZES = (1_000, 5_000, 20_000)
+QUERY_BOX = 4.0  # m, side of the query_aabb box
+CALLS = 400
+
+
+def random_world(bodies: int, seed: int = 0) -> tuple[World, float]:
+    """A world of ``bodies`` bodies at fixed density; returns it and its side in metres."""
+    rng = np.random.default_rng(seed)
+    side = math.sqrt(AREA_PER_BODY * bodies)
+    hexagon = Polygon([(0.6 * math.cos(t), 0.6 * math.sin(t)) for t in np.arange(6) * math.pi / 3])
+    catalog = [Box(1.0, 0.6), Circle(0.5), hexagon, Box(1.5, 0.3)]
+    world = World(gravity=(0.0, 0.0))
+    positions = rng.uniform(0.0, side, (bodies, 2))
+    angles = rng.uniform(0.0, 2 * math.pi, bodies)
+    for i in range(bodies):
+        kind = "static" if i % 3 == 0 else "dynamic"
+        world.add_body(catalog[i % 4], position=positions[i], angle=angles[i], kind=kind)
+    return world, side
+
+
+def random_rays(side: float, count: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    starts = rng.uniform(0.0, side, (count, 2))
+    heading = rng.uniform(0.0, 2 * math.pi, count)
+    return starts, starts + RAY_LENGTH * np.stack([np.cos(heading), np.sin(heading)], axis=1)
+
+
+def best_of(repeats: int, run) -> float:
+    """Shortest wall time of ``repeats`` runs, in seconds."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def brute_force_fractions(world: World, starts, ends) -> np.ndarray:
+    """First-hit fraction of each ray against every part, no index (NaN: no hit)."""
+    index = current_index(world)
+    parts = len(index.part_body)
+    nearest = np.full(len(starts), np.nan)
+    for first in range(0, len(starts), 20):  # 20 rays x P parts per block bounds memory
+        ray = np.repeat(np.arange(first, min(first + 20, len(starts))), parts)
+        part = np.tile(np.arange(parts), len(ray) // parts)
+        hit, fraction, _ = segment_part(index, part, starts[ray], ends[ray])
+        fraction = np.where(hit, fraction, np.inf)
+        best = fraction.reshape(-1, parts).min(axis=1)
+        nearest[first : first + len(best)] = np.where(np.isfinite(best), best, np.nan)
+    return nearest
+
+
+def ray_rows() -> list[tuple[str, float, str]]:
+    world, side = random_world(5_000)
+    starts, ends = random_rays(side, RAYS)
+    build = best_of(3, lambda: build_index(world, ()))
+    current_index(world)
+    batched = best_of(3, lambda: raycast_many(world, starts, ends))
+    one_by_one = best_of(1, lambda: [raycast(world, s, e) for s, e in zip(starts[:1000], ends)])
+    brute = best_of(1, lambda: brute_force_fractions(world, starts[:BRUTE_RAYS], ends))
+    # The reference must agree, or the speed-up means nothing.
+    reference = brute_force_fractions(world, starts[:BRUTE_RAYS], ends)
+    fast = raycast_many(world, starts[:BRUTE_RAYS], ends[:BRUTE_RAYS]).fraction
+    np.testing.assert_allclose(fast, reference, atol=1e-12)
+    hit_rate = np.mean(raycast_many(world, starts, ends).body_row >= 0)
+    return [
+        ("queries: index build, 5k bodies", 1e3 * build, "ms"),
+        ("raycast_many: 10k rays of 10 m, 5k bodies", RAYS / batched, "rays/s"),
+        ("raycast: one call per ray, 5k bodies", 1000 / one_by_one, "rays/s"),
+        ("raycast: brute force over all parts, 5k bodies", BRUTE_RAYS / brute, "rays/s"),
+        ("raycast: rays that hit something", 100.0 * hit_rate, "%"),
+    ]
+
+
+def per_call_us(points: np.ndarray, call) -> float:
+    """Microseconds per call over the points, best of three passes."""
+    return 1e6 * best_of(3, lambda: [call(p) for p in points]) / len(points)
+
+
+def growth_rows() -> list[tuple[str, float, str]]:
+    rows = []
+    half = QUERY_BOX / 2
+    for bodies in SIZES:
+        world, side = random_world(bodies)
+        points = np.random.default_rng(2).uniform(0.0, side, (CALLS, 2))
+        label = f"{bodies // 1000}k bodies"
+        build = best_of(3, lambda: build_index(world, ()))
+        current_index(world)
+        point_us = per_call_us(points, lambda p: query_point(world, p))
+        aabb_us = per_call_us(points, lambda p: query_aabb(world, p - half, p + half))
+        # With a World that counts its pose writes the staleness check is O(1); nothing
+        # moves here, so a constant revision tells the truth.
+        world._pose_revision = 0
+        current_index(world)
+        stamped_us = per_call_us(points, lambda p: query_aabb(world, p - half, p + half))
+        rows += [
+            (f"queries: index build, {label}", 1e3 * build, "ms"),
+            (f"query_point, {label}", point_us, "us/query"),
+            (f"query_aabb {QUERY_BOX:g}x{QUERY_BOX:g} m, {label}", aabb_us, "us/query"),
+            (f"query_aabb, O(1) pose stamp, {label}", stamped_us, "us/query"),
+        ]
+    return rows
+
+
+def controller_rows() -> list[tuple[str, float, str]]:
+    world, side = random_world(5_000)
+    starts, ends = random_rays(side, 200, seed=3)
+    box = Box(0.8, 0.8)
+    cast_us = 1e6 * best_of(
+        3, lambda: [shape_cast(world, box, (*s, 0.0), e - s) for s, e in zip(starts, ends)]
+    ) / len(starts)
+    mover = world.add_body(Box(0.5, 1.0), position=(side / 2, side / 2), kind="kinematic")
+    steps = np.random.default_rng(4).normal(size=(200, 2)) * 0.5
+    start = time.perf_counter()
+    for step in steps:
+        move_and_slide(world, mover, step)
+    slide_us = 1e6 * (time.perf_counter() - start) / len(steps)
+    return [
+        ("shape_cast: box along 10 m, 5k bodies", cast_us, "us/cast"),
+        ("move_and_slide: 0.5 m moves, 5k bodies (rebuilds)", slide_us, "us/call"),
+    ]
+
+
+def run() -> list[tuple[str, float, str]]:
+    """Rows (name, value, unit) for the benchmark table."""
+    return ray_rows() + growth_rows() + controller_rows()
+
+
+if __name__ == "__main__":
+    for label, value, unit in run():
+        print(f"{label:<52} {value:>14,.1f}  {unit}")

@@ -1,0 +1,245 @@
+"""The demos: their pure helpers without a window, then every scene rendered offscreen.
+
+Rendering goes through pyglet's headless mode on Mesa's EGL. Where that cannot start, the
+rendering tests fail (they do not skip) with a message naming the Debian packages, which
+CI installs with ``make system-deps``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from demos import headless, palette, registry, tessellate
+from demos import sat_explorer_math as sat
+from demos.camera import Camera
+from demos.cli import list_scenes
+from demos.interpolation import PoseHistory
+from demos.recording import Recorder
+from demos.stepper import Stepper
+from engine import Box, Circle, Polygon, World, collide
+
+ROOT = Path(__file__).resolve().parents[1]
+SQUARE = np.array([(0.0, 0.0), (3.0, 0.0), (3.0, 3.0), (0.0, 3.0)])
+FAR_SQUARE = np.array([(4.0, 4.0), (6.0, 4.0), (6.0, 6.0), (4.0, 6.0)])
+QUAD = np.array([(0.0, 0.0), (3.0, 0.0), (5.0, 4.0), (0.0, 5.0)])
+
+
+# -- the SAT explorer's maths, against projections worked out by hand ---------------------
+def test_projection_of_a_square_on_the_axes_and_the_diagonal():
+    assert sat.project(SQUARE, (1.0, 0.0)) == (0.0, 3.0)
+    assert sat.project(SQUARE, (0.0, 1.0)) == (0.0, 3.0)
+    low, high = sat.project(SQUARE, np.array([1.0, 1.0]) / np.sqrt(2.0))
+    # Corners (0, 0) and (3, 3) are the extremes: 0 and 6 / sqrt(2).
+    assert low == pytest.approx(0.0) and high == pytest.approx(6.0 / np.sqrt(2.0))
+
+
+def test_projection_of_a_quadrilateral_on_its_slanted_edge_normal():
+    # Edge (3, 0) -> (5, 4) has outward normal (4, -2) / sqrt(20).
+    normals = sat.edge_normals(QUAD)
+    assert normals[1] == pytest.approx(np.array([4.0, -2.0]) / np.sqrt(20.0))
+    # Dots with (4, -2): (0,0) 0, (3,0) 12, (5,4) 12, (0,5) -10.
+    low, high = sat.project(QUAD, normals[1])
+    assert low == pytest.approx(-10.0 / np.sqrt(20.0))
+    assert high == pytest.approx(12.0 / np.sqrt(20.0))
+
+
+def test_overlap_is_negative_for_a_gap_and_the_common_length_otherwise():
+    assert sat.overlap((0.0, 3.0), (4.0, 6.0)) == -1.0
+    assert sat.overlap((0.0, 3.0), (2.0, 6.0)) == 1.0
+    assert sat.overlap_interval((0.0, 3.0), (2.0, 6.0)) == (2.0, 3.0)
+    assert sat.overlap_interval((0.0, 3.0), (4.0, 6.0)) is None
+
+
+def test_push_goes_past_the_nearer_end_when_one_shadow_contains_the_other():
+    assert sat.push((0.0, 3.0), (2.0, 6.0)) == -1.0  # a slides down by its overlap
+    # Contained: up by 7 (min past 7) or down by 6 (max past 4): the shorter wins.
+    assert sat.push((0.0, 10.0), (4.0, 7.0)) == -6.0
+
+
+def test_two_squares_with_a_gap_are_separated_by_an_axis_with_the_gap_of_one():
+    result = sat.sat(SQUARE, FAR_SQUARE)
+    assert result.separating is not None and result.mtv_axis is None
+    assert result.axes[result.separating].overlap == pytest.approx(-1.0)
+    assert np.all(result.mtv == 0.0)
+    # Four edge normals per square, but only two distinct directions between them.
+    assert len(result.axes) == 8 and len(sat.distinct_axes(result.axes)) == 2
+
+
+def test_overlapping_polygons_give_the_engines_minimum_translation():
+    a = sat.transform(SQUARE - 1.5, (0.0, 0.0), 0.3)
+    b = sat.transform([(-1.5, -0.5), (1.5, -0.5), (0.0, 1.0)], (1.2, 0.8), 0.1)
+    result = sat.sat(a, b)
+    assert result.separating is None
+    hit = collide(Polygon(a), (0, 0, 0), Polygon(b), (0, 0, 0))
+    assert hit.intersect
+    assert result.mtv == pytest.approx(hit.mtv, abs=1e-9)
+
+
+def test_shadow_segment_drops_perpendiculars_onto_the_wall():
+    # Axis x, wall through (0, -2): the shadow [1, 3] lies from (1, -2) to (3, -2).
+    segment = sat.shadow_segment((1.0, 3.0), (1.0, 0.0), (0.0, -2.0))
+    assert segment == pytest.approx(np.array([(1.0, -2.0), (3.0, -2.0)]))
+
+
+def test_convexity_check_rejects_a_dent():
+    assert sat.is_convex(SQUARE)
+    assert not sat.is_convex([(0, 0), (2, 0), (1, 0.5), (2, 2), (0, 2)])
+
+
+# -- renderer helpers without a window ----------------------------------------------------
+def test_fan_gives_k_minus_two_triangles_per_padded_polygon():
+    square = np.array([[(0, 0), (1, 0), (1, 1), (0, 1)]], dtype=float)
+    triangle = np.array([[(0, 0), (1, 0), (0, 1), (0, 0)]], dtype=float)  # padded to 4
+    triangles = tessellate.fan(np.concatenate([square, triangle])).reshape(-1, 3, 2)
+    assert len(triangles) == 4
+    u, v = triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0]
+    area = 0.5 * np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
+    assert area[:2].sum() == pytest.approx(1.0) and area[2:].sum() == pytest.approx(0.5)
+
+
+def test_inset_moves_every_edge_inwards_by_the_width():
+    box = Box(2.0, 2.0)
+    packed = box.packed
+    inner = tessellate.inset(packed.vertices, packed.normals, packed.count, 0.25)
+    assert np.abs(inner[0]).max(axis=0) == pytest.approx([0.75, 0.75])
+
+
+def test_camera_round_trips_and_zooms_about_the_pointer():
+    camera = Camera(800, 600)
+    camera.fit((-10, -5), (10, 5), margin=0.0)
+    point = np.array([3.0, -2.0])
+    assert camera.to_world(camera.to_screen(point)) == pytest.approx(point)
+    before = camera.to_world((100.0, 100.0))
+    camera.zoom_at((100.0, 100.0), 2.0)
+    assert camera.to_world((100.0, 100.0)) == pytest.approx(before)
+
+
+def test_stepper_runs_one_step_per_sixtieth_with_hooks_before_each():
+    world = World()
+    world.add_body(Box(1, 1), position=(0, 5))
+    calls = []
+    stepper = Stepper(world, [lambda w: calls.append(w.time)])
+    for _ in range(30):
+        stepper.advance(1 / 60)
+    assert world.time == pytest.approx(30 / 60)
+    assert len(calls) == 30 and calls[0] == 0.0
+    stepper.paused = True
+    stepper.advance(1.0)
+    assert world.time == pytest.approx(30 / 60)
+    stepper.step_once()
+    assert world.time == pytest.approx(31 / 60)
+
+
+def test_stepper_speed_does_not_depend_on_the_frame_rate():
+    worlds = []
+    for frame in (1 / 30, 1 / 144):
+        world = World()
+        world.add_body(Box(1, 1), position=(0, 10))
+        stepper = Stepper(world)
+        for _ in range(round(2.0 / frame)):
+            stepper.advance(frame)
+        worlds.append(world)
+    assert worlds[0].time == pytest.approx(worlds[1].time, abs=1 / 60)
+
+
+def test_interpolation_blends_by_alpha_and_survives_removal():
+    world = World(gravity=(0, 0))
+    first = world.add_body(Circle(0.5), position=(0, 0), velocity=(60, 0))
+    second = world.add_body(Circle(0.5), position=(5, 0), velocity=(60, 0))
+    history = PoseHistory()
+    history.capture(world)
+    world.step()  # both move 1 m
+    assert history.blend(world, 0.25)[:, 0] == pytest.approx([0.25, 5.25])
+    world.remove(first)
+    assert history.blend(world, 0.5)[:, 0] == pytest.approx([5.5])
+    assert second.world is world
+
+
+def test_gif_delays_add_up_to_real_time():
+    recorder = Recorder("unused.gif", every=2, fps=60)
+    recorder.frames = [None] * 30
+    durations = recorder.durations()
+    assert all(d % 10 == 0 for d in durations)
+    assert sum(durations) == 1000
+
+
+def test_the_missing_library_message_names_the_packages():
+    message = str(headless.explain(OSError("libEGL.so.1: cannot open"), headless=True))
+    for package in ("libegl1", "libegl-mesa0", "libgl1-mesa-dri"):
+        assert package in message
+    assert "make system-deps" in message
+
+
+def test_every_scene_is_listed_with_a_summary():
+    listing = list_scenes()
+    expected = ("sat", "sweep", "pyramid", "stack", "rain", "bullets", "billiards", "concave",
+                "broadphase")  # fmt: skip
+    for name in expected:
+        assert f"  {name} " in listing
+    assert registry.lookup("default").name == registry.DEFAULT
+
+
+def test_body_colours_differ_between_neighbours():
+    colours = palette.body_colours(np.arange(16))
+    assert all((colours[i] != colours[i + 1]).any() for i in range(15))
+
+
+# -- every scene rendered offscreen -------------------------------------------------------
+FRAMES = 120
+SIZE = (480, 300)
+WINDOWED = [name for name, entry in registry.scenes().items() if not entry.terminal]
+
+
+def _render(name: str, path: Path) -> np.ndarray:
+    """Run scene ``name`` offscreen for FRAMES frames; return its last frame (H, W, 3)."""
+    from demos.runner import RunOptions, run
+
+    options = RunOptions(headless=True, frames=FRAMES, screenshot=path, size=SIZE)
+    try:
+        result = run(registry.lookup(name), options)
+    except headless.GraphicsUnavailable as error:
+        missing = str(error)  # fail outside the handler, without the exception chain
+    else:
+        missing = None
+    if missing:
+        pytest.fail(missing, pytrace=False)
+    assert result.frames == FRAMES
+    return np.asarray(Image.open(result.png).convert("RGB"))
+
+
+@pytest.mark.parametrize("name", WINDOWED)
+def test_scene_renders_a_picture(name, tmp_path):
+    pixels = _render(name, tmp_path / f"{name}.png")
+    assert pixels.shape == (SIZE[1], SIZE[0], 3)
+    colours = len(np.unique(pixels.reshape(-1, 3), axis=0))
+    assert colours > 40, f"{name}: only {colours} colours: blank or nearly so"
+    background = np.array(palette.BACKGROUND[:3])
+    drawn = np.abs(pixels.astype(int) - background).sum(axis=2) > 30
+    # The scene is framed below the HUD band: something must be drawn there...
+    scene_area = drawn[110:, 20:-20]
+    assert scene_area.mean() > 0.02, f"{name}: the scene area is nearly empty"
+    # ...and the HUD's title panel sits in the top-left corner.
+    assert drawn[5:40, 5:120].mean() > 0.5, f"{name}: no HUD panel"
+
+
+def test_headless_default_run_records_like_make_demo(tmp_path):
+    """`python -m demos default` without a display records by itself and says where."""
+    env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    stem = tmp_path / "demo"
+    command = [sys.executable, "-m", "demos", "default", "--frames", "12", "--out", str(stem)]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    if done.returncode == 3:
+        pytest.fail(done.stderr, pytrace=False)  # GL missing: the message names the packages
+    assert done.returncode == 0, done.stderr
+    gif, png = stem.with_suffix(".gif"), stem.with_suffix(".png")
+    assert gif.is_file() and png.is_file()
+    assert str(gif) in done.stdout
+    with Image.open(gif) as animation:
+        assert animation.n_frames == 6  # every second frame of 12
