@@ -100,7 +100,8 @@ class PartTable:
     """Convex parts of all bodies, packed (see ``engine.packing``), with their owner row.
 
     vertices, normals: (P, K, 2) in the owner's centre-of-mass frame; count: (P,);
-    radius: (P,); body: (P,) int64 owner row; uid: (P,) int64 stable id (warm starting).
+    radius: (P,); body: (P,) int64 owner row; uid: (P,) int64 stable id (warm starting);
+    reach: (P,) distance from the owner's centre of mass to the part's farthest point.
     """
 
     def __init__(self, capacity: int = 16, width: int = 4):
@@ -112,6 +113,7 @@ class PartTable:
                 "radius": ((), np.float64),
                 "body": ((), np.int64),
                 "uid": ((), np.int64),
+                "reach": ((), np.float64),
             },
             capacity,
         )
@@ -152,6 +154,7 @@ class PartTable:
                 "radius": packed.radius,
                 "body": body,
                 "uid": uids,
+                "reach": np.sqrt((packed.vertices**2).sum(axis=2)).max(axis=1) + packed.radius,
             },
             rows,
         )

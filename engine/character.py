@@ -40,6 +40,7 @@ from .queries import (
     check_world,
     current_index,
     first_impact,
+    note_moves,
     solid,
     subset_parts,
 )
@@ -73,10 +74,12 @@ def move_and_slide(
 ) -> SlideResult:
     """Move ``body`` by ``motion`` (2,), sliding along what it hits; sets ``body.position``.
 
-    Any kind of body may be moved (it is not turned). max_slides: int >= 1, the most sweeps
-    (the motion left after the last one is dropped). floor_angle: radians in [0, pi].
-    The body never ends closer than about SKIN to another body unless it was wedged
-    between several at the start (see the module notes).
+    Any kind of body may be moved; it is not turned and its velocity is left alone. Bodies
+    it would not collide with in a step (itself, sensors, bodies its collision filter
+    excludes) do not block it. max_slides: int >= 1, the most sweeps (motion left after the
+    last one is dropped). floor_angle: radians in [0, pi]. It never ends overlapping another
+    body, nor passes through one, unless it starts wedged between several (the push-out
+    then gives up after DEPENETRATION_PASSES passes).
     """
     check_world(world)
     row = check_body(world, body)
@@ -104,7 +107,10 @@ def move_and_slide(
         wall = float(-hit.normal @ UP) < floor_cos
         remaining = _slide((1.0 - travel) * remaining, hit.normal, wall)
 
-    body.position = pose[:2]
+    if not np.array_equal(pose[:2], index.positions[row]):
+        body.position = pose[:2]  # validated, like any write (and only when it moved)
+        # Patch the moved body into the index, so that the next query need not rebuild it.
+        note_moves(world, index, np.array([row]))
     on_floor = any(float(normal @ UP) >= floor_cos for _, normal in contacts)
     return SlideResult(pose[:2].copy(), contacts, on_floor)
 

@@ -88,16 +88,21 @@ def collide_parts(
     dt=0.0,
     margin: float = 0.0,
     flip_tolerance: float = 0.0,
+    reach: tuple | None = None,
 ) -> Contacts:
     """Collide N convex part pairs.
 
     table_a, table_b: packed part tables (may be the same object); parts_a, parts_b: (N,)
     int64 rows of them; poses_a, poses_b: (N, 3) float64 body poses (x, y, angle);
     velocity: (N, 2) velocity of A relative to B, or None for no sweep; dt: float or (N,).
+    margin: float or (N,): keep contact points up to this gap. reach: optional
+    ((P_a,), (P_b,)) ``part_reach`` of the two tables, when the caller keeps them cached.
     """
     n = len(parts_a)
     result = empty_contacts(n)
-    touch = touch_tolerance(table_a, parts_a, poses_a, table_b, parts_b, poses_b)
+    if reach is None:
+        reach = (part_reach(table_a), part_reach(table_b))
+    touch = touch_tolerance(reach[0][parts_a], poses_a, reach[1][parts_b], poses_b)
     margin = margin + touch
     round_a = table_a.radius[parts_a] > 0.0
     round_b = table_b.radius[parts_b] > 0.0
@@ -180,17 +185,18 @@ def collide_parts(
     return snap_touching(result, touch)
 
 
-def touch_tolerance(table_a, parts_a, poses_a, table_b, parts_b, poses_b) -> np.ndarray:
+def touch_tolerance(reach_a, poses_a, reach_b, poses_b) -> np.ndarray:
     """(N,) distance below which a gap is rounding, not a gap: TOUCH times the pair's scale.
 
+    reach_a, reach_b: (N,) how far each part reaches from its body's origin; poses: (N, 3).
     The scale bounds the coordinates that enter the pair's arithmetic: how far the bodies
     are from the origin and how far their parts reach from the bodies' origins.
     """
     scale = (
         np.hypot(poses_a[:, 0], poses_a[:, 1])
         + np.hypot(poses_b[:, 0], poses_b[:, 1])
-        + part_reach(table_a)[parts_a]
-        + part_reach(table_b)[parts_b]
+        + reach_a
+        + reach_b
     )
     return TOUCH * scale
 

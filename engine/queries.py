@@ -19,6 +19,11 @@ of two ways:
   body is always seen, whichever way it was moved), but O(N) at memory speed, about 10 us
   for 20,000 bodies.
 
+A few bodies moved outside ``step`` (a character moved by ``move_and_slide``, a teleport)
+are patched in rather than rebuilt: their parts join a short ``dirty`` list that every query
+checks directly, like the large parts, with their boxes recomputed. Past MAX_DIRTY_PARTS
+a rebuild is cheaper.
+
 Filtering: a ray or shape cast hits a body when its category shares a bit with the query's
 ``mask``; sensors are never hit (a trigger zone should not block a line of sight).
 query_point and query_aabb report every body there, sensors included.
@@ -60,6 +65,8 @@ MAX_CELLS_PER_AXIS = 2**20
 BOX_PAD = 2.0**-30
 # Slack, in cells, added around query sweeps: rounding in the cell walk must not miss a cell.
 CELL_SLACK = 1e-7
+# Parts of bodies moved since the build that are patched in before a rebuild is cheaper.
+MAX_DIRTY_PARTS = 64
 
 
 class QueryIndex(NamedTuple):
@@ -74,7 +81,8 @@ class QueryIndex(NamedTuple):
     cell_size: float; origin: (2,) corner of cell (0, 0); dims: (2,) int64 cells per axis.
     cell_keys: (C,) int64 sorted occupied cells (key = column * dims[1] + row);
     cell_start: (C + 1,) int64 runs of ``entry_part`` per cell; entry_part: (E,) int64.
-    large: (L,) int64 parts kept out of the grid.
+    large: (L,) int64 parts kept out of the grid. dirty: (D,) int64 parts of bodies moved
+    since the build: their boxes and poses here are current, their grid cells stale.
     """
 
     stamp: tuple
@@ -94,6 +102,7 @@ class QueryIndex(NamedTuple):
     cell_start: np.ndarray
     entry_part: np.ndarray
     large: np.ndarray
+    dirty: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,13 +126,32 @@ _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 # -- the index --------------------------------------------------------------------------------
 def current_index(world) -> QueryIndex:
-    """The world's query index, rebuilt first if the world changed since it was built."""
+    """The world's query index, patched or rebuilt first if the world changed."""
     stamp = _stamp(world)
     index = _CACHE.get(world)
-    if index is None or index.stamp != stamp or (stamp[-1] is None and _moved(index, world)):
+    if index is not None and index.stamp != stamp:
+        index = None
+    if index is not None and stamp[-1] is None:
+        index = _follow_moves(index, world, _moved_rows(index, world))
+    if index is None:
         index = build_index(world, stamp)
-        _CACHE[world] = index
+    _CACHE[world] = index
     return index
+
+
+def note_moves(world, index: QueryIndex, rows: np.ndarray) -> None:
+    """Patch ``index`` (the world's current one) after the caller moved bodies ``rows`` (M,).
+
+    For a World with a pose revision, whose stamp the move changed: the caller knows that
+    its own writes were the only change since ``index`` was current.
+    """
+    if _CACHE.get(world) is not index:
+        return
+    patched = _follow_moves(index, world, rows)
+    if patched is None:
+        del _CACHE[world]
+    else:
+        _CACHE[world] = patched._replace(stamp=_stamp(world))
 
 
 def _stamp(world) -> tuple:
@@ -131,13 +159,34 @@ def _stamp(world) -> tuple:
     return (world._bodies.count, world._next_id, world._steps, revision)
 
 
-def _moved(index: QueryIndex, world) -> bool:
-    """True when any pose differs from the index's copy (exact, O(N))."""
-    bodies = world._bodies
-    return not (
-        np.array_equal(index.positions, bodies.view("position"))
-        and np.array_equal(index.angles, bodies.view("angle"))
-    )
+def _moved_rows(index: QueryIndex, world) -> np.ndarray:
+    """(M,) body rows whose pose differs from the index's copy (exact, O(N))."""
+    positions, angles = world._bodies.view("position"), world._bodies.view("angle")
+    # The common case, nothing moved, costs one memory-speed comparison and no allocation.
+    if np.array_equal(index.positions, positions) and np.array_equal(index.angles, angles):
+        return np.zeros(0, np.int64)
+    return np.flatnonzero((index.positions != positions).any(axis=1) | (index.angles != angles))
+
+
+def _follow_moves(index: QueryIndex, world, rows: np.ndarray) -> QueryIndex | None:
+    """``index`` with bodies ``rows`` at their current poses, or None when too many moved.
+
+    Their parts become dirty: every query tests them directly, with their new boxes.
+    """
+    if len(rows) == 0:
+        return index
+    first = np.searchsorted(index.part_body, rows)
+    stop = np.searchsorted(index.part_body, rows + 1)
+    dirty = np.union1d(index.dirty, expand_ranges(first, stop)[1])
+    if len(dirty) > MAX_DIRTY_PARTS:
+        return None
+    index.positions[rows] = world._bodies.view("position")[rows]
+    index.angles[rows] = world._bodies.view("angle")[rows]
+    index.poses[rows] = np.column_stack([index.positions[rows], index.angles[rows]])
+    parts = subset_parts(index.parts, dirty)
+    lower, upper = _padded_bounds(parts, index.poses[index.part_body[dirty]], index.reach[dirty])
+    index.lower[dirty], index.upper[dirty] = lower, upper
+    return index._replace(dirty=dirty)
 
 
 def build_index(world, stamp: tuple) -> QueryIndex:
@@ -148,15 +197,22 @@ def build_index(world, stamp: tuple) -> QueryIndex:
     parts = world._parts.packed()
     part_body = world._parts.table.view("body").copy()
     reach = part_reach(parts)
-    lower, upper = part_bounds(parts, poses[part_body])
-    pad = BOX_PAD * (np.hypot(poses[part_body, 0], poses[part_body, 1]) + reach)
-    lower, upper = lower - pad[:, None], upper + pad[:, None]
+    lower, upper = _padded_bounds(parts, poses[part_body], reach)
     handles = np.empty(len(world._handles), dtype=object)
     handles[:] = world._handles
     grid = _grid(lower, upper)
     return QueryIndex(
-        stamp, positions, angles, poses, handles, parts, part_body, reach, lower, upper, *grid
-    )
+        stamp, positions, angles, poses, handles, parts, part_body, reach, lower, upper, *grid,
+        np.zeros(0, np.int64),
+    )  # fmt: skip
+
+
+def _padded_bounds(parts: PackedParts, poses: np.ndarray, reach: np.ndarray):
+    """World boxes (lower, upper), each (P, 2), of parts at ``poses`` (P, 3), grown by BOX_PAD
+    of their scale so that rounding never cuts off a part the exact tests call touching."""
+    lower, upper = part_bounds(parts, poses)
+    pad = BOX_PAD * (np.hypot(poses[:, 0], poses[:, 1]) + reach)
+    return lower - pad[:, None], upper + pad[:, None]
 
 
 def _grid(lower: np.ndarray, upper: np.ndarray) -> tuple:
@@ -214,7 +270,7 @@ def box_candidates(index: QueryIndex, lower: np.ndarray, upper: np.ndarray) -> n
         columns = np.arange(x0, x1 + 1, dtype=np.int64)[:, None] * ny
         keys = (columns + np.arange(y0, y1 + 1, dtype=np.int64)).ravel()
         _, gridded = _cell_entries(index, np.zeros(len(keys), np.int64), keys)
-        near = np.concatenate([gridded, index.large])
+        near = np.concatenate([gridded, index.large, index.dirty])
     touching = (index.lower[near] <= upper).all(axis=1) & (lower <= index.upper[near]).all(axis=1)
     return np.unique(near[touching])
 
@@ -239,8 +295,9 @@ def sweep_candidates(index: QueryIndex, start, end, half) -> tuple[np.ndarray, n
     first, last = _columns(walk)
     brute = _too_many_cells(walk, first, last, len(index.entry_part))
     pairs = [_grid_candidates(index, walk, np.where(brute, last + 1, first), last)]
-    if len(index.large):
-        pairs.append(_all_pairs(np.arange(len(start)), index.large))
+    always = np.concatenate([index.large, index.dirty])  # parts no grid cell lists (right)
+    if len(always):
+        pairs.append(_all_pairs(np.arange(len(start)), always))
     if brute.any():
         gridded = np.setdiff1d(np.arange(len(index.part_body)), index.large)
         pairs.append(_all_pairs(np.flatnonzero(brute), gridded))
@@ -365,7 +422,7 @@ def _cell_entries(index: QueryIndex, owner, keys) -> tuple[np.ndarray, np.ndarra
 # -- shared checks and helpers ----------------------------------------------------------------
 def check_world(world) -> None:
     """TypeError unless ``world`` is a World."""
-    from .world import World  # here, not at the top: world.py imports this module
+    from .world import World  # here, not at the top: world.py imports this module's users
 
     if not isinstance(world, World):
         raise TypeError(f"world: expected a World, got {type(world).__name__}")
@@ -526,11 +583,10 @@ def _polygon_touches_box(index, parts, poses, world_vertices, centre, half, tole
 def shape_cast(world, shape, pose, motion, mask: int = ALL_CATEGORIES) -> ShapeHit | None:
     """The first body ``shape`` at ``pose`` (x, y, angle) meets when translated by ``motion``.
 
-    motion: (2,) m. Exact for translations (the swept separating-axis kernel). Sensors and
-    bodies whose category shares no bit with ``mask`` are ignored. Returns None when nothing
-    is hit;
-    toi 0 when the shape overlaps or touches a body at the start. Ties in toi go to the body
-    added first.
+    shape: any Shape, in its own frame; pose: (3,); motion: (2,) m. Exact for translations
+    (the swept separating-axis kernel). Sensors and bodies whose category shares no bit
+    with ``mask`` are ignored. Returns None when nothing is hit, toi 0 when the shape
+    already overlaps or touches a body. Ties in toi go to the body added first.
     """
     check_world(world)
     if not isinstance(shape, Shape):

@@ -91,7 +91,9 @@ class World:
         self._accumulator = 0.0
         self._steps = 0
         self._handlers = {name: [] for name in EVENT_NAMES}
-        self._contact_table = ContactTable.empty()
+        self._contact_sources = (None, None)
+        self._contact_tables = (None, None)
+        self._contact_keys = np.zeros(0, dtype=np.int64)
         self._sensor_keys = np.zeros(0, dtype=np.int64)
         self._sensor_handles = np.empty((0, 2), dtype=object)
         self._events: list[Event] = []
@@ -422,9 +424,10 @@ class World:
             + np.abs(velocity[body_b, 2]) * arrays["reach"][body_b]
         )
         margin = SPECULATIVE_DISTANCE + (np.hypot(relative[:, 0], relative[:, 1]) + spin) * dt
+        reach = self._parts.table.view("reach")
         found = collide_parts(
             parts, part_a, start[body_a], parts, part_b, start[body_b], relative, dt,
-            margin, FLIP_TOLERANCE,
+            margin, FLIP_TOLERANCE, (reach, reach),
         )  # fmt: skip
         touching = np.flatnonzero(found.point_count > 0)
         a, b = body_a[touching], body_b[touching]
@@ -488,7 +491,12 @@ class World:
         return unique, np.column_stack([a[first], b[first]])
 
     def _record_events(self, manifolds, sensor_keys, sensor_rows, arrays) -> None:
-        """This step's contacts and the begin / persist / end events against the last step."""
+        """This step's touching pairs and what changed since the last step.
+
+        Only keys are compared here; Contact tables are built when someone asks (a
+        handler, ``world.contacts`` or ``world.events``), so a world nobody listens to pays
+        for no per-contact work.
+        """
         handles = self._handles_by_row()
         separation = np.where(np.isinf(manifolds.separation), np.nan, manifolds.separation)
         with np.errstate(invalid="ignore"):
@@ -496,21 +504,32 @@ class World:
         # Touching: within the slop at the step start, or pushed apart by the solver.
         touching = (nearest <= LINEAR_SLOP) | (manifolds.normal_impulse.sum(axis=1) > 0.0)
         keys = body_pair_keys(manifolds.body_a, manifolds.body_b, arrays["body_id"])
-        previous = self._contact_table
-        current = contact_table(manifolds, touching, keys, handles)
-        began, persisting, ended = began_and_ended(previous.keys, current.keys)
+        current_keys = np.unique(keys[touching])
+        began, persisting, ended = began_and_ended(self._contact_keys, current_keys)
         sensor_began, _, sensor_ended = began_and_ended(self._sensor_keys, sensor_keys)
-        self._pending = (previous, current, began, persisting, ended)
+        self._contact_sources = (self._contact_sources[1], (manifolds, touching, keys, handles))
+        self._contact_tables = (self._contact_tables[1], None)
+        self._contact_keys = current_keys
+        self._pending = (began, persisting, ended)
         self._sensor_pending = (
             self._sensor_handles,
             handles[sensor_rows] if len(sensor_rows) else np.empty((0, 2), dtype=object),
             sensor_began,
             sensor_ended,
         )
-        self._contact_table = current
         self._sensor_keys = sensor_keys
         self._sensor_handles = self._sensor_pending[1]
         self._events = None  # built on demand from the pending arrays
+
+    def _contact_table(self, which: int) -> ContactTable:
+        """The ContactTable of the step before the last (0) or of the last step (1)."""
+        if self._contact_tables[which] is None:
+            source = self._contact_sources[which]
+            table = ContactTable.empty() if source is None else contact_table(*source)
+            tables = list(self._contact_tables)
+            tables[which] = table
+            self._contact_tables = tuple(tables)
+        return self._contact_tables[which]
 
     def _handles_by_row(self) -> np.ndarray:
         """(N,) object array of the Body handles, cached until bodies change."""
@@ -552,7 +571,7 @@ class World:
     @property
     def contacts(self) -> list:
         """The Contacts touching after the last step (one per touching body pair)."""
-        table = self._contact_table
+        table = self._contact_table(1)
         return [table.contact(i) for i in range(len(table))]
 
     @property
@@ -567,7 +586,8 @@ class World:
         events = []
         if getattr(self, "_pending", None) is None:
             return events
-        previous, current, began, persisting, ended = self._pending
+        began, persisting, ended = self._pending
+        previous, current = self._contact_table(0), self._contact_table(1)
         old_handles, new_handles, sensor_began, sensor_ended = self._sensor_pending
         groups = (
             ("contact_begin", current, np.flatnonzero(began)),
