@@ -11,6 +11,7 @@ SUITES = [
     "bench.collision_bench",
     "bench.broadphase_bench",
     "bench.coloring_bench",
+    "bench.query_bench",
     "bench.pyramid_bench",
 ]
 

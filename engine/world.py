@@ -19,6 +19,7 @@ from .body import Body
 from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
 from .broadphase import empty_pairs, find_pairs
 from .ccd import clamp_to_impact, fast_bodies
+from .character import move_and_slide
 from .coloring import color_batches, color_constraints
 from .contact_solver import ContactSolver, Manifolds
 from .events import (
@@ -35,6 +36,8 @@ from .filtering import check_bits, check_group, pairs_pass_filter
 from .narrowphase import collide_parts
 from .packing import concatenate
 from .position_correction import correct_positions
+from .queries import query_aabb, query_point, shape_cast
+from .raycast import raycast, raycast_all, raycast_many
 from .settings import (
     FLIP_TOLERANCE,
     LINEAR_SLOP,
@@ -90,6 +93,7 @@ class World:
         self._warm = WarmStartCache()
         self._accumulator = 0.0
         self._steps = 0
+        self._pose_revision = 0
         self._handlers = {name: [] for name in EVENT_NAMES}
         self._contact_sources = (None, None)
         self._contact_tables = (None, None)
@@ -262,7 +266,7 @@ class World:
                 raise ValueError(f"{field}: a static body cannot move; make it kinematic")
         self._bodies.arrays[field][row] = value
         if field in ("position", "angle"):
-            self._warm.clear()  # a teleported body's old contacts no longer describe it
+            self._pose_revision += 1  # tells the query index a pose changed outside step
 
     # -- bulk views -----------------------------------------------------------------------
     def _read_only(self, field: str) -> np.ndarray:
@@ -538,6 +542,43 @@ class World:
             array[:] = self._handles
             self._handle_array = array
         return self._handle_array
+
+    # -- queries --------------------------------------------------------------------------
+    def query_point(self, point) -> list:
+        """The bodies whose shapes contain ``point`` (2,) (touching counts), in body order."""
+        return query_point(self, point)
+
+    def query_aabb(self, lower, upper) -> list:
+        """The bodies whose shapes overlap the box [lower, upper] (each (2,)), exactly."""
+        return query_aabb(self, lower, upper)
+
+    def raycast(self, start, end, mask: int = 0xFFFF):
+        """The first body the segment start -> end hits (a RayHit: body, point, normal,
+        fraction), or None. Only bodies whose category is in ``mask``; sensors are ignored.
+        """
+        return raycast(self, start, end, mask)
+
+    def raycast_all(self, start, end, mask: int = 0xFFFF) -> list:
+        """Every body the segment hits (first hit per body), nearest first."""
+        return raycast_all(self, start, end, mask)
+
+    def raycast_many(self, starts, ends, mask: int = 0xFFFF):
+        """R rays at once: starts, ends (R, 2). Returns RayHits arrays (body_row -1: no hit)."""
+        return raycast_many(self, starts, ends, mask)
+
+    def shape_cast(self, shape, pose, motion, mask: int = 0xFFFF):
+        """The first body ``shape`` at ``pose`` (3,) would hit when swept by ``motion`` (2,):
+        a ShapeHit (body, toi as a fraction of the motion, normal, point) or None."""
+        return shape_cast(self, shape, pose, motion, mask)
+
+    def move_and_slide(self, body, motion, max_slides: int = 4, floor_angle=None):
+        """Move ``body`` by ``motion`` (2,), stopping at contacts and sliding along them.
+
+        Returns a SlideResult (position, contacts, on_floor). See engine.character.
+        """
+        if floor_angle is None:
+            return move_and_slide(self, body, motion, max_slides)
+        return move_and_slide(self, body, motion, max_slides, floor_angle)
 
     # -- events ---------------------------------------------------------------------------
     def on(self, event: str, handler=None):

@@ -204,7 +204,7 @@ motions = st.lists(
 )
 
 
-@settings(max_examples=25)
+@settings(max_examples=50)
 @given(
     seed=st.integers(0, 2**32 - 1),
     shape=st.sampled_from([Box(0.8, 1.6), Circle(0.4), Polygon([(0, 0), (1, 0), (0.2, 0.9)])]),

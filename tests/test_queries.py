@@ -416,6 +416,31 @@ def test_queries_see_teleports_steps_removals_and_additions():
     assert raycast(world, (20.0, 30.0), (20.0, 10.0)).point[1] < 20.5
 
 
+@settings(max_examples=6)
+@given(seed=seeds, moved=st.sampled_from([1, 5, 200]))
+def test_queries_after_teleports_match_brute_force(seed, moved):
+    """A few teleported bodies are patched into the index, many force a rebuild: both exact."""
+    world, specs, extent = build_world(seed, 250)
+    rng = np.random.default_rng(seed + 5)
+    current_index(world)
+    teleported = rng.choice(len(specs) - 1, moved, replace=False)
+    for i in teleported:
+        specs[i].position = rng.uniform(0.0, extent, 2)
+        specs[i].angle = float(rng.uniform(-3, 3))
+        world.bodies[i].position = specs[i].position
+        world.bodies[i].angle = specs[i].angle
+    pieces = [world_pieces(spec) for spec in specs]
+    for point in [spec.position for spec in specs[:40]]:
+        expected = [i for i, ps in enumerate(pieces) if any(piece_contains(p, point) for p in ps)]
+        assert rows_of(world, query_point(world, point)) == expected
+    # Rays aimed through teleported bodies, from somewhere near.
+    targets = np.array([specs[i].position for i in teleported[:6]])
+    starts = targets + rng.uniform(-4, 4, targets.shape)
+    for start, end in zip(starts, 2 * targets - starts):
+        expected = [i for i, _, _ in oracle_ray_hits(specs, start, end)]
+        assert rows_of(world, [h.body for h in raycast_all(world, start, end)]) == expected
+
+
 def test_index_is_reused_until_the_world_changes():
     world, box, _ = simple_world()
     first = current_index(world)
