@@ -264,8 +264,11 @@ class World:
         if kind == KIND_CODES["static"] and field in ("velocity", "angular_velocity"):
             if np.any(np.asarray(value) != 0.0):
                 raise ValueError(f"{field}: a static body cannot move; make it kinematic")
+        changed = field in ("position", "angle") and np.any(
+            self._bodies.arrays[field][row] != value
+        )
         self._bodies.arrays[field][row] = value
-        if field in ("position", "angle"):
+        if changed:
             self._pose_revision += 1  # tells the query index a pose changed outside step
 
     # -- bulk views -----------------------------------------------------------------------
