@@ -478,7 +478,9 @@ class World:
         for i in range(len(table)):
             contact = table.contact(i)
             for handler in handlers:
-                if self._call(handler, "presolve", contact) is False:
+                verdict = self._call(handler, "presolve", contact)
+                # False (or numpy's False) ignores the contact; None keeps it.
+                if verdict is not None and not verdict:
                     keep_pair[i] = False
                     break
         return manifolds.subset(np.flatnonzero(keep_pair[pair])), unique[~keep_pair]

@@ -17,15 +17,12 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 
 
-def examples():
-    for page in PAGES:
-        for number, code in enumerate(BLOCK.findall(page.read_text()), start=1):
-            yield pytest.param(code, id=f"{page.name}-{number}")
-
-
-@pytest.mark.parametrize("code", list(examples()))
-def test_documented_example_runs(code):
-    exec(compile(code, "<docs>", "exec"), {"__name__": "__docs__"})
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_documented_examples_run(page):
+    """A page's blocks run in order in one namespace: a page may build one program."""
+    namespace = {"__name__": "__docs__"}
+    for number, code in enumerate(BLOCK.findall(page.read_text()), start=1):
+        exec(compile(code, f"{page.name} block {number}", "exec"), namespace)
 
 
 MODULES = [
