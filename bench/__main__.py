@@ -13,6 +13,7 @@ SUITES = [
     "bench.coloring_bench",
     "bench.query_bench",
     "bench.pyramid_bench",
+    "bench.render_bench",
 ]
 
 

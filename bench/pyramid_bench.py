@@ -30,8 +30,9 @@ def pyramid_positions(rows: int) -> np.ndarray:
     return np.array(centres)
 
 
-def engine_pyramid(rows: int):
-    world = World(dt=DT)
+def engine_pyramid(rows: int, sleep: bool = False):
+    """The pyramid in the engine; sleeping off unless asked, as pymunk runs by default."""
+    world = World(dt=DT, sleep=sleep)
     world.add_body(Box(2 * SPACING * rows + 20, 1), position=(0, -0.5), kind="static")
     box = Box(1, 1)
     bodies = [world.add_body(box, position=p, friction=0.6) for p in pyramid_positions(rows)]
@@ -101,8 +102,30 @@ def peak_memory_mb(rows: int, steps: int = 10) -> float:
     return int(out.stdout.strip()) / 1024.0  # ru_maxrss is in KiB on Linux
 
 
+def sleeping_step_times(rows: int = 40) -> tuple[float, float, float]:
+    """Median ms per step of the pyramid while settling (awake) and once asleep.
+
+    Also returns the simulated seconds it took for every box to fall asleep.
+    """
+    world, step, _ = engine_pyramid(rows, sleep=True)
+    awake_times = _timed(step, 60)
+    seconds = 1.0
+    while world.awake[1:].any() and seconds < 30.0:
+        for _ in range(30):
+            step()
+        seconds += 0.5
+    asleep_times = _timed(step, 60)
+    return 1e3 * statistics.median(awake_times), 1e3 * statistics.median(asleep_times), seconds
+
+
 def run() -> list[tuple[str, float, str]]:
     rows_out = []
+    awake_ms, asleep_ms, seconds = sleeping_step_times(40)
+    rows_out += [
+        ("pyramid 40 rows: engine step, awake", awake_ms, "ms"),
+        ("pyramid 40 rows: engine step, asleep", asleep_ms, "ms"),
+        ("pyramid 40 rows: simulated time until all asleep", seconds, "s"),
+    ]
     for rows, warmup, measured in ((20, 60, 120), (40, 60, 120), (100, 20, 40)):
         ours, theirs = step_times(rows, warmup, measured)
         rows_out += [

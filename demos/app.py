@@ -18,7 +18,7 @@ from engine import World
 from . import palette, world_data
 from .camera import Camera
 from .canvas import Canvas
-from .contact_points import find_contacts
+from .contact_points import contact_count, find_contacts, part_boxes
 from .debug_draw import OVERLAY_KEYS, Overlays, WorldPainter
 from .hud import Hud, Stats
 from .labels import LabelPool
@@ -27,8 +27,8 @@ from .registry import Entry
 from .scene import Input, Scene
 from .stepper import Stepper
 
-# Without the contacts overlay the HUD's contact count is refreshed this often (frames):
-# recomputing contacts costs about as much as a step's narrow phase.
+# When the world keeps no contact table, the HUD's contact count (without the overlay) is
+# refreshed this often (frames): recomputing contacts costs about a step's narrow phase.
 CONTACT_COUNT_EVERY = 15
 ZOOM_PER_CLICK = 1.15
 # Pixels along the top of the window kept for the HUD when framing a scene.
@@ -106,8 +106,6 @@ class DemoApp:
         if not world.bodies:
             self.camera.fit((-10, -10), (10, 10), top=HUD_BAND)
             return
-        from .contact_points import part_boxes
-
         lower, upper = part_boxes(world)
         self.camera.fit(lower.min(axis=0), upper.max(axis=0), top=HUD_BAND)
 
@@ -116,7 +114,9 @@ class DemoApp:
         """Let ``seconds`` of real time pass: scene input hook, then fixed steps."""
         pointer = self.camera.to_world(self.pointer_px)
         if self.scene.on_frame is not None:
-            self.scene.on_frame(Input(frozenset(self.keys_down), pointer, seconds))
+            # A paused scene's own animation stops too: its frame hook sees no time pass.
+            elapsed = 0.0 if self.stepper.paused else seconds
+            self.scene.on_frame(Input(frozenset(self.keys_down), pointer, elapsed))
         self.stepper.advance(seconds)
         self.frames += 1
 
@@ -163,7 +163,10 @@ class DemoApp:
 
     def stats(self) -> Stats:
         """The HUD's figures; the contact count is refreshed every few frames."""
-        if self.painter.last_contacts is not None:
+        counted = contact_count(self.world)
+        if counted is not None:
+            self._contacts = counted
+        elif self.painter.last_contacts is not None:
             self._contacts = self.painter.last_contacts.manifolds
         elif self.frames % CONTACT_COUNT_EVERY == 1:
             self._contacts = find_contacts(self.world).manifolds

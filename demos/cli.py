@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         options.record = stem.with_suffix(".gif")
         options.screenshot = stem.with_suffix(".png")
         if not args.headless:
-            print("no display found: rendering offscreen and recording instead")
+            print(f"no display: rendering {entry.name} offscreen and recording it instead")
     if offscreen and options.frames is None:
         options.frames = 240
     try:
@@ -84,9 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     except headless.GraphicsUnavailable as error:
         print(error, file=sys.stderr)
         return 3
-    for path in (result.gif, result.png):
-        if path is not None:
-            print(f"wrote {path}")
     if result.frames and options.frames:
         print(f"{entry.name}: {result.frames} frames in {result.seconds:.1f} s")
+    if result.gif is not None:
+        print(f"wrote {result.gif} (the animation)")
+    if result.png is not None:
+        print(f"wrote {result.png} (the last frame)")
     return 0

@@ -1,8 +1,11 @@
 """Contact points and normals of a World, for the overlay and the HUD's contact count.
 
-The World keeps its manifolds inside ``step`` and publishes no contact list yet, so this
-recomputes them the way a step does: part boxes at the current poses -> broad-phase pairs
--> narrow phase. When the engine gains ``world.contacts`` it is used instead.
+The World keeps the last step's touching pairs as arrays (``world.contacts`` builds a
+Contact object per pair from them, about 8 ms for a thousand pairs: too slow for every
+frame); the overlay reads those arrays through ``demos.world_data``. Should they move, it
+falls back to ``world.contacts``, and for a World without contacts it recomputes them the
+way a step finds them: part boxes at the current poses -> broad-phase pairs -> narrow
+phase.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ GAP = 0.02  # m
 
 class ContactPoints(NamedTuple):
     """points: (M, 2) world contact points; normals: (M, 2) unit normals from body A to B
-    (one per point); manifolds: how many touching part pairs produced them."""
+    (one per point); manifolds: how many touching pairs produced them (body pairs from the
+    engine's table, part pairs when recomputed)."""
 
     points: np.ndarray
     normals: np.ndarray
@@ -42,9 +46,32 @@ def part_boxes(world: World, margin: float = 0.0) -> tuple[np.ndarray, np.ndarra
 
 def find_contacts(world: World) -> ContactPoints:
     """The world's current contacts (see the module docstring)."""
-    published = getattr(world, "contacts", None)
-    if hasattr(published, "points") and hasattr(published, "normals"):
-        return _from_published(published)
+    table = world_data.contact_table(world)
+    if table is not None:
+        return ContactPoints(table.points, table.normal[table.pair_of_point], len(table.keys))
+    public = getattr(world, "contacts", None)
+    if isinstance(public, list):
+        return _from_contact_list(public)
+    return recompute_contacts(world)
+
+
+def _from_contact_list(contacts: list) -> ContactPoints:
+    """ContactPoints from the World's public list of Contact objects."""
+    if not contacts:
+        return ContactPoints(np.zeros((0, 2)), np.zeros((0, 2)), 0)
+    points = [np.asarray(contact.points, dtype=np.float64).reshape(-1, 2) for contact in contacts]
+    normals = [np.tile(contact.normal, (len(p), 1)) for contact, p in zip(contacts, points)]
+    return ContactPoints(np.concatenate(points), np.concatenate(normals), len(contacts))
+
+
+def contact_count(world: World) -> int | None:
+    """The number of touching body pairs if the world keeps them (cheap), else None."""
+    table = world_data.contact_table(world)
+    return None if table is None else len(table.keys)
+
+
+def recompute_contacts(world: World) -> ContactPoints:
+    """Contacts found afresh at the current poses with the engine's broad and narrow phase."""
     packed, owner = world_data.parts(world)
     empty = ContactPoints(np.zeros((0, 2)), np.zeros((0, 2)), 0)
     if len(owner) < 2:
@@ -67,10 +94,3 @@ def find_contacts(world: World) -> ContactPoints:
     points = found.points[touching][slot]
     normals = np.repeat(found.normal[touching], count, axis=0)
     return ContactPoints(points, normals, int(touching.sum()))
-
-
-def _from_published(contacts) -> ContactPoints:
-    """Adapt a future ``world.contacts`` (points and normals as arrays) to ContactPoints."""
-    points = np.asarray(contacts.points, dtype=np.float64).reshape(-1, 2)
-    normals = np.asarray(contacts.normals, dtype=np.float64).reshape(-1, 2)
-    return ContactPoints(points, normals, len(points))

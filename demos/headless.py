@@ -42,6 +42,21 @@ def configure(headless: bool) -> None:
     pyglet.options["debug_gl"] = False
 
 
+def configure_default() -> None:
+    """Choose offscreen rendering when there is no display, unless pyglet's window module is
+    already loaded (then the choice was made) or pyglet is not installed.
+
+    ``demos/__init__.py`` calls this, so that importing any demo module before
+    ``demos.runner.open_window`` cannot lock pyglet into looking for a missing display.
+    """
+    if "pyglet.window" in sys.modules:
+        return
+    try:
+        configure(headless=not has_display())
+    except ImportError:
+        pass  # the pure modules (maths, tessellation) work without pyglet
+
+
 def explain(error: BaseException, headless: bool) -> GraphicsUnavailable:
     """A GraphicsUnavailable whose message names the fix for ``error``."""
     packages = " ".join(SYSTEM_PACKAGES)

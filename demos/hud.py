@@ -77,39 +77,46 @@ class Hud:
             (stats_line(stats), palette.TEXT, 10, False, True),
         ]
         lines += [(note, palette.TEXT, 10, False, False) for note in notes]
-        self._column_panel(canvas, labels, PAD, height - PAD, [lines], right=False)
-        if self.show_help:
-            entries = [
-                (f"{name:>5} {what}", palette.TEXT, 9, False, True)
-                for name, what in list(COMMON_KEYS) + list(keys)
-            ]
-            columns = 3 if len(entries) > 12 else 2
-            rows = -(-len(entries) // columns)
-            grouped = [entries[i : i + rows] for i in range(0, len(entries), rows)]
-        else:
-            grouped = [[("    H help", palette.TEXT_DIM, 9, False, True)]]
-        self._column_panel(canvas, labels, width - PAD, height - PAD, grouped, right=True)
+        self._text_panel(canvas, labels, PAD, height - PAD, lines)
+        entries = list(COMMON_KEYS) + list(keys) if self.show_help else [("H", "help")]
+        self._keys_panel(canvas, labels, width - PAD, height - PAD, entries)
 
-    def _column_panel(self, canvas, labels, x, top, columns, right: bool) -> None:
-        """Columns of lines (text, colour, size, bold, mono) in one translucent panel.
-
-        (x, top) is the panel's top-left corner, or its top-right when ``right``: the
-        right-hand panel is laid out first and then shifted by its measured width.
-        """
+    def _keys_panel(self, canvas, labels, right, top, entries) -> None:
+        """(key, what it does) pairs in columns: keys right-aligned in the accent colour,
+        descriptions after them; the panel's top-right corner is (right, top)."""
+        columns = 3 if len(entries) > 12 else (2 if len(entries) > 4 else 1)
+        rows = -(-len(entries) // columns)
         placed = []
-        width = 0
-        bottom = top
-        for lines in columns:
-            widest = 0
-            cursor = top - PAD // 2
-            for text, colour, size, bold, mono in lines:
-                cursor -= max(SMALL_LINE if size < 10 else LINE, int(size * 1.6))
-                label = labels.put(None, None, text, colour, size, bold=bold, mono=mono)
-                placed.append((label, width, cursor + 5))
-                widest = max(widest, measure(label)[0])
-            width += widest + 2 * PAD
-            bottom = min(bottom, cursor - PAD // 2)
-        left = x - width if right else x
-        for label, column_x, baseline in placed:
-            place(label, left + column_x + PAD, baseline)
-        canvas.rectangles((left, bottom), (left + width, top), palette.PANEL)
+        x = 0
+        for first in range(0, len(entries), rows):
+            chunk = entries[first : first + rows]
+            names = [labels.put(None, None, k, palette.ACCENT, 9, mono=True) for k, _ in chunk]
+            whats = [labels.put(None, None, w, palette.TEXT, 9) for _, w in chunk]
+            key_width = max(measure(label)[0] for label in names)
+            what_width = max(measure(label)[0] for label in whats)
+            for row, (name, what) in enumerate(zip(names, whats)):
+                baseline = top - PAD // 2 - (row + 1) * SMALL_LINE + 5
+                placed.append((name, x + key_width - measure(name)[0], baseline))
+                placed.append((what, x + key_width + 6, baseline))
+            x += key_width + 6 + what_width + 2 * PAD
+        left = right - x
+        for label, offset, baseline in placed:
+            place(label, left + PAD + offset, baseline)
+        bottom = top - PAD - rows * SMALL_LINE
+        canvas.rectangles((left, bottom), (right, top), palette.PANEL)
+
+    def _text_panel(self, canvas, labels, left, top, lines) -> None:
+        """Lines (text, colour, size, bold, mono) in a translucent panel whose top-left
+        corner is (left, top)."""
+        placed = []
+        widest = 0
+        cursor = top - PAD // 2
+        for text, colour, size, bold, mono in lines:
+            cursor -= max(LINE, int(size * 1.6))
+            label = labels.put(None, None, text, colour, size, bold=bold, mono=mono)
+            placed.append((label, cursor + 5))
+            widest = max(widest, measure(label)[0])
+        for label, baseline in placed:
+            place(label, left + PAD, baseline)
+        bottom = cursor - PAD // 2
+        canvas.rectangles((left, bottom), (left + widest + 2 * PAD, top), palette.PANEL)

@@ -30,7 +30,13 @@ def scene(name: str, summary: str, terminal: bool = False):
     """Register the decorated builder under ``name`` with a one-line ``summary``."""
 
     def register(build: Callable) -> Callable:
-        if name in _SCENES:
+        known = _SCENES.get(name)
+        # The same scene loaded again (a reloaded module, a docs example run twice)
+        # replaces itself; two different scenes under one name are a mistake.
+        if known is not None and (known.summary, known.build.__qualname__) != (
+            summary,
+            build.__qualname__,
+        ):
             raise ValueError(f"scene {name!r} is registered twice")
         _SCENES[name] = Entry(name, summary, build, terminal)
         return build

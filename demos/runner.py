@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import headless
@@ -54,9 +54,23 @@ def open_window(options: RunOptions):
         import pyglet
         import pyglet.window  # loads EGL or GLX: the first place a missing library shows
 
-        return _make_window(pyglet, options)
+        window = _make_window(pyglet, options)
+        if not options.headless and options.samples > 0 and _software_renderer():
+            # A live window on a software rasteriser: multisampling would cost most of the
+            # frame rate, and a live view needs the speed more than a recording does.
+            window.close()
+            window = _make_window(pyglet, replace(options, samples=0))
+        return window
     except Exception as error:  # any failure to load or start GL has the same remedy
         raise headless.explain(error, options.headless) from error
+
+
+def _software_renderer() -> bool:
+    """True when OpenGL runs on the CPU (Mesa's llvmpipe or softpipe)."""
+    from pyglet import gl
+
+    renderer = gl.gl_info.get_renderer().lower()
+    return any(name in renderer for name in ("llvmpipe", "softpipe", "software"))
 
 
 def _make_window(pyglet, options: RunOptions):

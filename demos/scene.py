@@ -20,7 +20,8 @@ class Input:
     """What the user is doing, as a scene's per-frame hook sees it.
 
     keys: names of the keys held down ("LEFT", "A", ...); pointer: (2,) world position of
-    the mouse; seconds: real time since the last frame (1/60 when recording).
+    the mouse; seconds: real time since the last frame (1/60 when recording, 0 while
+    paused).
     """
 
     keys: frozenset = frozenset()

@@ -64,6 +64,22 @@ def sleeping(world: World) -> np.ndarray:
     return np.zeros(world._bodies.count, dtype=bool)
 
 
+def contact_table(world: World):
+    """The last step's touching body pairs as arrays, or None if the engine keeps none.
+
+    Fields used: keys (K,), normal (K, 2), points (P, 2), pair_of_point (P,). The World
+    builds it lazily (``_contact_table(1)``: the last step's); ``world.contacts`` makes a
+    Contact object per pair from the same table, too slow for every frame.
+    """
+    source = getattr(world, "_contact_table", None)
+    try:
+        table = source(1) if callable(source) else source
+    except Exception:  # a changed private signature: fall back to the public API
+        return None
+    needed = ("keys", "normal", "points", "pair_of_point")
+    return table if all(hasattr(table, name) for name in needed) else None
+
+
 def cell_size(world: World):
     """The grid cell size the world was given (None: chosen from the boxes each step)."""
     return world._cell_size

@@ -136,6 +136,33 @@ class Body:
             raise ValueError(f"restitution: must be in [0, 1], got {value}")
         self._set("restitution", value)
 
+    # -- sleeping ---------------------------------------------------------------------
+    @property
+    def awake(self) -> bool:
+        """False while the body sleeps (at rest, out of the solver until touched or moved).
+
+        Assign True to wake it with its island, False to put it to sleep now (it stops).
+        """
+        return bool(self._get("awake"))
+
+    @awake.setter
+    def awake(self, value) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"awake: expected a bool, got {type(value).__name__}")
+        row = self._row
+        world = self._world
+        if value:
+            world._wake_rows(row)
+            return
+        bodies = world._bodies.arrays
+        if bodies["kind"][row] != DYNAMIC:
+            raise ValueError("awake: only dynamic bodies sleep")
+        bodies["awake"][row] = False
+        bodies["velocity"][row] = 0.0
+        bodies["angular_velocity"][row] = 0.0
+        bodies["island"][row] = world._next_island
+        world._next_island += 1
+
     # -- filtering ------------------------------------------------------------------------
     @property
     def sensor(self) -> bool:
@@ -185,6 +212,7 @@ class Body:
         force = as_vector(force, "force")
         torque = self._moment_arm_cross(point, force)
         row = self._row
+        self._world._wake_rows(row)
         bodies = self._world._bodies.arrays
         bodies["force"][row] += force
         bodies["torque"][row] += torque
@@ -200,6 +228,7 @@ class Body:
         bodies = self._world._bodies.arrays
         if bodies["kind"][row] != DYNAMIC:
             return
+        self._world._wake_rows(row)
         bodies["velocity"][row] += impulse * bodies["inv_mass"][row]
         bodies["angular_velocity"][row] += angular * bodies["inv_inertia"][row]
 

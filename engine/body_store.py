@@ -37,6 +37,9 @@ BODY_FIELDS = {
     "category": ((), np.int64),
     "mask": ((), np.int64),
     "group": ((), np.int64),
+    "awake": ((), bool),
+    "sleep_time": ((), np.float64),
+    "island": ((), np.int64),
 }
 
 

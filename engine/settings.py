@@ -31,3 +31,9 @@ CCD_FRACTION = 0.25
 
 # How much a catch-up in World.advance may run at most, in steps per call.
 MAX_STEPS_PER_ADVANCE = 8
+
+# A body slower than this (at its centre and at its reach when turning) counts as resting.
+SLEEP_SPEED = 0.05  # m/s
+
+# An island whose bodies have all rested this long falls asleep and leaves the solver.
+TIME_TO_SLEEP = 0.5  # s

@@ -33,6 +33,7 @@ from .events import (
     group_by_pair,
 )
 from .filtering import check_bits, check_group, pairs_pass_filter
+from .islands import components
 from .narrowphase import collide_parts
 from .packing import concatenate
 from .position_correction import correct_positions
@@ -43,7 +44,9 @@ from .settings import (
     LINEAR_SLOP,
     MAX_STEPS_PER_ADVANCE,
     POSITION_ITERATIONS,
+    SLEEP_SPEED,
     SPECULATIVE_DISTANCE,
+    TIME_TO_SLEEP,
     VELOCITY_ITERATIONS,
 )
 from .shapes import Shape
@@ -77,7 +80,10 @@ class World:
         velocity_iterations: int = VELOCITY_ITERATIONS,
         position_iterations: int = POSITION_ITERATIONS,
         max_steps_per_advance: int = MAX_STEPS_PER_ADVANCE,
+        sleep: bool = True,
     ):
+        if not isinstance(sleep, (bool, np.bool_)):
+            raise TypeError(f"sleep: expected a bool, got {type(sleep).__name__}")
         self._gravity = as_vector(gravity, "gravity")
         self._dt = as_positive_float(dt, "dt")
         self._broadphase = _check_broadphase(broadphase)
@@ -94,6 +100,11 @@ class World:
         self._accumulator = 0.0
         self._steps = 0
         self._pose_revision = 0
+        self.sleep = bool(sleep)
+        self._next_island = 0
+        self._stepping = False
+        self._deferred: list = []
+        self._presolve_error = None
         self._handlers = {name: [] for name in EVENT_NAMES}
         self._contact_sources = (None, None)
         self._contact_tables = (None, None)
@@ -196,42 +207,60 @@ class World:
         mass = density * area if dynamic else np.inf
         inertia = density * moment if dynamic else np.inf
 
-        row = self._bodies.count
+        record = {
+            "position": position,
+            "angle": angle,
+            # Static bodies never move, whatever they were given.
+            "velocity": velocity if kind != "static" else 0.0,
+            "angular_velocity": angular_velocity if kind != "static" else 0.0,
+            "mass": mass,
+            "inertia": inertia,
+            "inv_mass": 1.0 / mass if dynamic else 0.0,
+            "inv_inertia": 1.0 / inertia if dynamic else 0.0,
+            "friction": friction,
+            "restitution": restitution,
+            "kind": KIND_CODES[kind],
+            "bullet": bool(bullet),
+            "reach": reach,
+            "sensor": bool(sensor),
+            "category": category,
+            "mask": mask,
+            "group": group,
+            "awake": True,
+            "island": -1,
+        }
         body_id = self._next_id
-        self._bodies.append(
-            {
-                "position": position,
-                "angle": angle,
-                # Static bodies never move, whatever they were given.
-                "velocity": velocity if kind != "static" else 0.0,
-                "angular_velocity": angular_velocity if kind != "static" else 0.0,
-                "mass": mass,
-                "inertia": inertia,
-                "inv_mass": 1.0 / mass if dynamic else 0.0,
-                "inv_inertia": 1.0 / inertia if dynamic else 0.0,
-                "friction": friction,
-                "restitution": restitution,
-                "kind": KIND_CODES[kind],
-                "bullet": bool(bullet),
-                "reach": reach,
-                "body_id": body_id,
-                "sensor": bool(sensor),
-                "category": category,
-                "mask": mask,
-                "group": group,
-            }
-        )
-        self._parts.append(local, row)
+        self._next_id += 1
         if body_id >= len(self._row_of_id):
             grown = np.full(2 * len(self._row_of_id), -1, dtype=np.int64)
             grown[: len(self._row_of_id)] = self._row_of_id
             self._row_of_id = grown
-        self._row_of_id[body_id] = row
-        self._next_id += 1
+        self._row_of_id[body_id] = -1
         handle = Body(self, body_id, tuple(shapes))
+        if self._stepping:
+            # Inside a presolve handler the step's arrays are in use: add after the step.
+            self._deferred.append(("add", handle, record, local))
+        else:
+            self._insert(handle, record, local)
+        return handle
+
+    def _insert(self, handle: Body, record: dict, local) -> None:
+        row = self._bodies.count
+        record["body_id"] = handle._id
+        self._bodies.append(record)
+        self._parts.append(local, row)
+        self._row_of_id[handle._id] = row
         self._handles.append(handle)
         self._handle_array = None
-        return handle
+
+    def _apply_deferred(self) -> None:
+        """Carry out the adds and removes asked for during the step (by presolve handlers)."""
+        deferred, self._deferred = self._deferred, []
+        for action, handle, *data in deferred:
+            if action == "add":
+                self._insert(handle, *data)
+            elif self._row_of(handle) >= 0:
+                self.remove(handle)
 
     def remove(self, body: Body) -> None:
         """Remove a body. Other handles stay valid; removing twice raises ValueError."""
@@ -240,8 +269,19 @@ class World:
         if body._world is not self:
             raise ValueError("body: it belongs to another world")
         row = self._row_of(body)
-        if row < 0:
+        pending = [entry[1] for entry in self._deferred]
+        if (
+            row < 0
+            and body not in pending
+            or any(action == "remove" and handle is body for action, handle, *_ in self._deferred)
+        ):
             raise ValueError("body: it has already been removed")
+        if self._stepping or row < 0:
+            # Inside a presolve handler, or added during this step: remove after the step.
+            self._deferred.append(("remove", body))
+            return
+        # Bodies resting on the removed one wake up (and fall, if it held them).
+        self._wake_touching(body._id)
         part_rows = np.flatnonzero(self._parts.table.view("body") == row)
         self._warm.forget_parts(int(part_rows[0]), len(part_rows))
         self._parts.delete_body(row)
@@ -264,6 +304,10 @@ class World:
         if kind == KIND_CODES["static"] and field in ("velocity", "angular_velocity"):
             if np.any(np.asarray(value) != 0.0):
                 raise ValueError(f"{field}: a static body cannot move; make it kinematic")
+        # Any change by hand (a move, a new filter or material) wakes the body's island and
+        # whatever rests on it: a sleeping island would not notice it.
+        self._wake_rows(row)
+        self._wake_touching(int(self._bodies.arrays["body_id"][row]))
         changed = field in ("position", "angle") and np.any(
             self._bodies.arrays[field][row] != value
         )
@@ -321,15 +365,28 @@ class World:
 
     def step(self) -> None:
         """Advance the world by exactly one step of ``dt``, then run the event handlers."""
+        self._stepping = True
+        try:
+            self._advance_one_step()
+        finally:
+            self._stepping = False
+        self._apply_deferred()
+        error, self._presolve_error = self._presolve_error, None
+        if error is not None:
+            raise error
+        self._dispatch()
+
+    def _advance_one_step(self) -> None:
         dt = self._dt
         arrays = {name: self._bodies.view(name) for name in BODY_FIELDS}
         dynamic = arrays["kind"] == DYNAMIC
         inv_mass, inv_inertia = arrays["inv_mass"], arrays["inv_inertia"]
 
-        # 1. forces -> velocities
+        # 1. forces -> velocities (sleeping bodies feel nothing until woken)
         velocity = np.column_stack([arrays["velocity"], arrays["angular_velocity"]])
+        falling = dynamic & arrays["awake"]
         velocity[:, :2] += dt * (
-            self._gravity * dynamic[:, None] + arrays["force"] * inv_mass[:, None]
+            self._gravity * falling[:, None] + arrays["force"] * inv_mass[:, None]
         )
         velocity[:, 2] += dt * arrays["torque"] * inv_inertia
         start = np.column_stack([arrays["position"], arrays["angle"]])
@@ -339,6 +396,7 @@ class World:
         owner = self._parts.table.view("body")
         pairs = self._candidate_pairs(parts, owner, start, velocity, dt, arrays)
         solid, sensing = pairs
+        active = self._wake_reached(solid, velocity, arrays)
 
         # 3. narrow phase with each pair's relative velocity; sensors only overlap
         manifolds = self._contacts(parts, *solid, start, velocity, arrays, dt)
@@ -347,16 +405,22 @@ class World:
             # Pairs a presolve handler ignored must not stop each other in the sweep either.
             keys = body_pair_keys(solid[2], solid[3], arrays["body_id"])
             solid = tuple(x[~np.isin(keys, ignored)] for x in solid)
-        colours = color_batches(
-            color_constraints(manifolds.body_a, manifolds.body_b, arrays["kind"] == DYNAMIC)
-        )
         sensor_keys, sensor_rows = self._sensor_overlaps(parts, *sensing, start, arrays)
 
-        # 4. velocity solve
-        solver = ContactSolver(manifolds, colours, velocity, inv_mass, inv_inertia, dt)
+        # 4. velocity solve, on the manifolds where something can move: contacts inside a
+        # sleeping island (or against static ground) are kept for events but cost nothing
+        moving = np.flatnonzero(active[manifolds.body_a] | active[manifolds.body_b])
+        solved = manifolds if len(moving) == len(manifolds) else manifolds.subset(moving)
+        colours = color_batches(
+            color_constraints(solved.body_a, solved.body_b, arrays["kind"] == DYNAMIC)
+        )
+        solver = ContactSolver(solved, colours, velocity, inv_mass, inv_inertia, dt)
         solver.warm_start()
         solver.iterate(self.velocity_iterations)
         solver.restitute()
+        if solved is not manifolds:
+            for field in ("normal_impulse", "tangent_impulse", "impact"):
+                getattr(manifolds, field)[moving] = getattr(solved, field)
 
         # 5. integrate positions, stopping fast bodies at their time of impact
         speed = np.hypot(velocity[:, 0], velocity[:, 1])
@@ -372,8 +436,9 @@ class World:
         turned = velocity[:, 2] * allowed
 
         # 6. positional correction along the contact normals
+        integrated = positions.copy()
         correct_positions(
-            manifolds, colours, positions, start[:, :2], turned, inv_mass,
+            solved, colours, positions, start[:, :2], turned, inv_mass,
             self.position_iterations,
         )  # fmt: skip
 
@@ -387,7 +452,10 @@ class World:
         self._warm.store(manifolds)
         self._steps += 1
         self._record_events(manifolds, sensor_keys, sensor_rows, arrays)
-        self._dispatch()
+        if self.sleep:
+            # A body still being pushed out of an overlap is not at rest, however slow.
+            pushed = np.any(np.abs(positions - integrated) > 0.01 * LINEAR_SLOP, axis=1)
+            self._fall_asleep(manifolds, arrays, dt, pushed)
 
     # -- step stages ----------------------------------------------------------------------
     def _candidate_pairs(self, parts, owner, start, velocity, dt, arrays):
@@ -422,6 +490,80 @@ class World:
             tuple(x[solid] for x in (part_a, part_b, body_a, body_b)),
             tuple(x[sensing] for x in (part_a, part_b, body_a, body_b)),
         )
+
+    def _wake_reached(self, solid, velocity, arrays) -> np.ndarray:
+        """Wake islands that something moving reaches; returns (N,) bool active bodies.
+
+        Active: awake dynamic bodies and moving kinematic ones. A contact between two
+        inactive bodies (asleep, static, or kinematic at rest) is not solved.
+        """
+        kind, awake = arrays["kind"], arrays["awake"]
+        moving_kinematic = (kind == KIND_CODES["kinematic"]) & np.any(velocity != 0.0, axis=1)
+        active = ((kind == DYNAMIC) & awake) | moving_kinematic
+        asleep = (kind == DYNAMIC) & ~awake
+        a, b = solid[2], solid[3]
+        reached = (active[a] & asleep[b]) | (active[b] & asleep[a])
+        if reached.any():
+            self._wake_rows(np.concatenate([a[reached], b[reached]]))
+            active = active | ((kind == DYNAMIC) & arrays["awake"])
+        return active
+
+    def _fall_asleep(self, manifolds, arrays, dt, pushed) -> None:
+        """Count how long each body has rested; put islands that all rested long to sleep.
+
+        pushed: (N,) bool, bodies the positional correction moved this step.
+        """
+        kind, awake = arrays["kind"], arrays["awake"]
+        candidates = (kind == DYNAMIC) & awake
+        speed = np.hypot(arrays["velocity"][:, 0], arrays["velocity"][:, 1])
+        turning = np.abs(arrays["angular_velocity"]) * arrays["reach"]
+        resting = candidates & (speed < SLEEP_SPEED) & (turning < SLEEP_SPEED) & ~pushed
+        arrays["sleep_time"][:] = np.where(resting, arrays["sleep_time"] + dt, 0.0)
+        if not resting.any():
+            return
+        # Islands: touching dynamic bodies sleep and wake together.
+        a, b = manifolds.body_a, manifolds.body_b
+        linked = (kind[a] == DYNAMIC) & (kind[b] == DYNAMIC)
+        label = components(len(kind), a[linked], b[linked])
+        shortest = np.full(len(kind), np.inf)
+        np.minimum.at(shortest, label, np.where(candidates, arrays["sleep_time"], np.inf))
+        ready = candidates & (shortest[label] >= TIME_TO_SLEEP)
+        if not ready.any():
+            return
+        awake[ready] = False
+        arrays["velocity"][ready] = 0.0
+        arrays["angular_velocity"][ready] = 0.0
+        arrays["island"][ready] = self._next_island + label[ready]
+        self._next_island += len(kind)
+
+    def _wake_touching(self, body_id: int) -> None:
+        """Wake the islands of the bodies that touched body ``body_id`` in the last step."""
+        keys = self._contact_keys
+        ids = np.concatenate(
+            [
+                keys[(keys >> 32) == body_id] & 0xFFFFFFFF,
+                keys[(keys & 0xFFFFFFFF) == body_id] >> 32,
+            ]
+        )
+        touching = self._row_of_id[ids]
+        self._wake_rows(touching[touching >= 0])
+
+    def _wake_rows(self, rows) -> None:
+        """Wake the islands of the bodies at ``rows`` (an int or (K,) int64)."""
+        rows = np.atleast_1d(np.asarray(rows, dtype=np.int64))
+        awake = self._bodies.view("awake")
+        island = self._bodies.view("island")
+        sleeping = rows[~awake[rows]]
+        if len(sleeping) == 0:
+            return
+        woken = ~awake & np.isin(island, island[sleeping])
+        awake[woken] = True
+        self._bodies.view("sleep_time")[woken] = 0.0
+
+    @property
+    def awake(self) -> np.ndarray:
+        """(N,) bool read-only view: which bodies are awake (static ones count as awake)."""
+        return self._read_only("awake")
 
     def _contacts(self, parts, part_a, part_b, body_a, body_b, start, velocity, arrays, dt):
         """Narrow phase -> the step's manifolds (warm-started)."""
@@ -478,7 +620,12 @@ class World:
         for i in range(len(table)):
             contact = table.contact(i)
             for handler in handlers:
-                verdict = self._call(handler, "presolve", contact)
+                try:
+                    verdict = self._call(handler, "presolve", contact)
+                except HandlerError as error:
+                    # The step still completes; the error is raised once it has.
+                    self._presolve_error = self._presolve_error or error
+                    continue
                 # False (or numpy's False) ignores the contact; None keeps it.
                 if verdict is not None and not verdict:
                     keep_pair[i] = False
@@ -667,11 +814,11 @@ class World:
                 if event.name.startswith("contact")
                 else (subject.sensor, subject.other)
             )
-            if event.name not in ("contact_end", "sensor_end") and any(
-                body.world is None for body in bodies
-            ):
-                continue
+            ending = event.name in ("contact_end", "sensor_end")
             for handler in list(self._handlers[event.name]):
+                # A body removed by an earlier handler is gone for every later one.
+                if not ending and any(body.world is None for body in bodies):
+                    break
                 self._call(handler, event.name, subject)
 
     def _call(self, handler, event: str, subject):

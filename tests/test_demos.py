@@ -93,6 +93,24 @@ def test_convexity_check_rejects_a_dent():
     assert not sat.is_convex([(0, 0), (2, 0), (1, 0.5), (2, 2), (0, 2)])
 
 
+def test_explorer_drags_corners_but_keeps_the_polygons_convex():
+    from demos.scenes.sat_explorer import Explorer
+
+    explorer = Explorer()
+    corner = explorer.world_polygon("A")[0].copy()
+    assert explorer.press(corner + 0.05, "LEFT")  # within the grab radius of the corner
+    explorer.drag(corner - 0.5)
+    assert explorer.world_polygon("A")[0] == pytest.approx(corner - 0.5)
+    explorer.drag(explorer.world_polygon("A").mean(axis=0))  # would dent the polygon
+    assert explorer.world_polygon("A")[0] == pytest.approx(corner - 0.5)
+    explorer.release()
+    centre = explorer.world_polygon("B").mean(axis=0)
+    assert explorer.press(centre, "LEFT")
+    explorer.drag(centre + (1.0, 0.0))
+    assert explorer.world_polygon("B").mean(axis=0) == pytest.approx(centre + (1.0, 0.0))
+    assert not explorer.auto  # the user took over from the drifting demo
+
+
 # -- renderer helpers without a window ----------------------------------------------------
 def test_fan_gives_k_minus_two_triangles_per_padded_polygon():
     square = np.array([[(0, 0), (1, 0), (1, 1), (0, 1)]], dtype=float)
@@ -162,6 +180,29 @@ def test_interpolation_blends_by_alpha_and_survives_removal():
     assert second.world is world
 
 
+def test_contact_overlay_agrees_with_a_recomputation():
+    from demos.contact_points import find_contacts, recompute_contacts
+
+    world = World()
+    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+    for i in range(3):
+        world.add_body(Box(1, 1), position=(0, 0.5 + i * 1.001))
+    for _ in range(30):
+        world.step()
+    # The fast path reads the World's private contact table; if the engine moves it, this
+    # fails so that demos/world_data.py gets updated (the overlay would fall back to the
+    # slow public list meanwhile).
+    from demos import world_data
+
+    assert world_data.contact_table(world) is not None
+    engine, again = find_contacts(world), recompute_contacts(world)
+    assert engine.manifolds == again.manifolds == 3
+    assert len(engine.points) == len(again.points) == 6
+    # Every point sits on a face between two boxes: y = 0, 1 or 2 (within the slop).
+    assert np.abs(engine.points[:, 1] - np.round(engine.points[:, 1])).max() < 0.02
+    assert np.abs(np.abs(engine.normals[:, 1]) - 1.0).max() < 1e-6
+
+
 def test_gif_delays_add_up_to_real_time():
     recorder = Recorder("unused.gif", every=2, fps=60)
     recorder.frames = [None] * 30
@@ -186,9 +227,28 @@ def test_every_scene_is_listed_with_a_summary():
     assert registry.lookup("default").name == registry.DEFAULT
 
 
+def test_a_name_cannot_be_taken_by_a_second_scene():
+    registry.scenes()
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.scene("pyramid", "another pyramid")(lambda: World())
+
+
 def test_body_colours_differ_between_neighbours():
     colours = palette.body_colours(np.arange(16))
     assert all((colours[i] != colours[i + 1]).any() for i in range(15))
+
+
+def test_the_documented_scene_example_works():
+    """The "Writing a scene" example in docs/demos.md registers and runs as printed."""
+    text = (ROOT / "docs" / "demos.md").read_text()
+    section = text[text.index("## Writing a scene") :]
+    code = section[section.index("```python") + len("```python") : section.index("```\n\n")]
+    exec(compile(code, "docs/demos.md", "exec"), {})
+    built = registry.lookup("ramp").build()
+    assert built.on_key("B")
+    for _ in range(60):
+        built.world.step()
+    assert len(built.world.bodies) == 12
 
 
 # -- every scene rendered offscreen -------------------------------------------------------
@@ -243,3 +303,56 @@ def test_headless_default_run_records_like_make_demo(tmp_path):
     assert str(gif) in done.stdout
     with Image.open(gif) as animation:
         assert animation.n_frames == 6  # every second frame of 12
+
+
+def test_common_controls_drive_the_app():
+    """Pause, single step, overlays, dragging, zoom, pan and reset, through the handlers."""
+    from demos.runner import RunOptions, open_window
+
+    try:
+        window = open_window(RunOptions(headless=True, size=SIZE, samples=0))
+    except headless.GraphicsUnavailable as error:
+        missing = str(error)
+    else:
+        missing = None
+    if missing:
+        pytest.fail(missing, pytrace=False)
+    from pyglet.window import mouse
+
+    from demos.app import DemoApp
+
+    try:
+        app = DemoApp(registry.lookup("pyramid"), window)
+        world = app.world
+        app.handle_key("SPACE")
+        app.frame(0.5)
+        assert world.time == 0.0
+        app.handle_key("S")
+        assert world.time == pytest.approx(world.dt)
+        app.handle_key("2")
+        app.render()
+        assert app.overlays.contacts and app.painter.last_contacts.manifolds > 100
+        app.handle_key("SPACE")
+
+        top = max(world.bodies, key=lambda body: body.position[1])  # the pyramid's apex
+        x, y = app.camera.to_screen(top.position)
+        app.on_mouse_press(x, y, mouse.LEFT, 0)
+        assert app.drag.body is top
+        app.on_mouse_drag(x + 60, y + 60, 60, 60, mouse.LEFT, 0)
+        for _ in range(20):
+            app.frame(1 / 60)
+        app.on_mouse_release(x + 60, y + 60, mouse.LEFT, 0)
+        target = app.camera.to_world((x + 60, y + 60))
+        assert np.hypot(*(top.position - target)) < 0.5
+
+        zoom = app.camera.zoom
+        app.on_mouse_scroll(x, y, 0, 1)
+        assert app.camera.zoom > zoom
+        centre = app.camera.centre.copy()
+        app.on_mouse_drag(x, y, 30, 0, mouse.RIGHT, 0)
+        assert app.camera.centre[0] < centre[0]
+
+        app.handle_key("R")
+        assert app.world is not world and app.world.time == 0.0
+    finally:
+        window.close()

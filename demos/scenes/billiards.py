@@ -8,8 +8,9 @@ frictionless.
 
 The cradles are rows of balls on a frictionless floor with restitution 1. In the upper
 row the balls touch: the solver resolves the whole row's contacts together and the impulse
-spreads along it, so several balls move off. In the lower row they stand 5 cm apart: the
-collisions happen one at a time and the last ball leaves alone, as in a real cradle.
+spreads along it, so several balls move off. In the lower row they stand 15 cm apart, more
+than a ball travels in one step (8 m/s / 60 = 13 cm): the collisions happen one at a time
+and the last ball leaves alone, as in a real cradle.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ TABLE = (28.0, 14.0)  # inner width, height; bottom-left corner at (-14, 0)
 DAMPING = 0.45  # 1/s: fraction of speed lost per second on the cloth
 REST_SPEED = 0.05  # m/s below which a table ball stops
 BREAK_SPEED = 32.0
+STRIKE_SPEED = 8.0  # the cradles' striker
+# Wider than a step's travel at STRIKE_SPEED, so no two impacts fall in the same step.
+CRADLE_GAP = 0.15
 
 BALL_COLOURS = [
     (250, 210, 70, 255),  # 1 yellow
@@ -107,7 +111,7 @@ def add_cradle(world: World, y: float, gap: float, colours: dict) -> list:
         world.add_body(Circle(BALL), position=(i * pitch - 2.0 * pitch, y), **elastic)
         for i in range(5)
     ]
-    striker = world.add_body(Circle(BALL), position=(-9.0, y), **elastic)
+    striker = world.add_body(Circle(BALL), position=(-7.0, y), **elastic)
     for body in row + [striker]:
         colours[body] = (200, 205, 215, 255)
     colours[striker] = (255, 209, 102, 255)
@@ -121,7 +125,7 @@ def build() -> Scene:
     table = Table(world, colours)
     strikers = [
         add_cradle(world, -3.0, 0.0, colours)[0],
-        add_cradle(world, -6.0, 0.05, colours)[0],
+        add_cradle(world, -6.0, CRADLE_GAP, colours)[0],
     ]
 
     def on_key(name: str) -> bool:
@@ -130,7 +134,7 @@ def build() -> Scene:
             return True
         if name == "N":
             for striker in strikers:
-                striker.velocity = (6.0, 0.0)
+                striker.velocity = (STRIKE_SPEED, 0.0)
             return True
         return False
 
@@ -138,7 +142,7 @@ def build() -> Scene:
         width, height = TABLE
         canvas.rectangles((-0.5 * width, 0.0), (0.5 * width, height), CLOTH)
         canvas.text((-13.5, -1.9), "touching: the impulse spreads", (200, 205, 215, 255), 10)
-        canvas.text((-13.5, -4.9), "5 cm apart: one ball out", (200, 205, 215, 255), 10)
+        canvas.text((-13.5, -4.9), "15 cm apart: one ball out", (200, 205, 215, 255), 10)
 
     return Scene(
         world,

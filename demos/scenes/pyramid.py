@@ -9,6 +9,8 @@ from ..scene import Scene
 
 ROWS = 20
 SIZE = 1.0
+BALL_SPEED = 40.0  # m/s
+BALL_DENSITY = 20.0  # the boxes have 1
 
 
 @scene("pyramid", "a 20-row box pyramid; B fires a heavy ball into it")
@@ -27,9 +29,9 @@ def build() -> Scene:
     def fire() -> None:
         ball = world.add_body(
             Circle(1.2),
-            position=(-18.0, 2.0 + 2.0 * (len(fired) % 4)),
-            velocity=(34.0, 4.0),
-            density=12.0,
+            position=(-18.0, 4.0 + 2.5 * (len(fired) % 4)),
+            velocity=(BALL_SPEED, 3.0),
+            density=BALL_DENSITY,
             friction=0.4,
             bullet=True,
         )
@@ -43,7 +45,11 @@ def build() -> Scene:
         return False
 
     def status() -> list[str]:
-        return [f"{len(fired)} balls fired (density 12, 34 m/s)" if fired else "press B to fire"]
+        if not fired:
+            return ["press B to fire"]
+        return [
+            f"{len(fired)} fired: radius 1.2 m, density {BALL_DENSITY:.0f}, {BALL_SPEED:.0f} m/s"
+        ]
 
     demo = Scene(
         world,

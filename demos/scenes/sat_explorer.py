@@ -131,7 +131,7 @@ class Explorer:
             canvas.text(polygon.mean(axis=0), name, colour, 14, "center")
             self._normals(canvas, name, polygon, result, focus)
 
-        self._wall(canvas, result, focus, centre, reach + 1.2)
+        self._wall(canvas, result, focus, polygons)
         if touching:
             self._mtv(canvas, result, polygons)
         else:
@@ -154,20 +154,25 @@ class Explorer:
             text_colour = palette.ACCENT if index == focus else palette.TEXT_DIM
             canvas.text(middle + 0.75 * normal, f"{name}{edge}", text_colour, 9, "center")
 
-    def _wall(self, canvas, result, index, centre, distance) -> None:
-        """The focused axis as a line beside the pair, both shadows cast onto it."""
+    def _wall(self, canvas, result, index, polygons) -> None:
+        """The focused axis as a line just beside the pair, both shadows cast onto it."""
         report = result.axes[index]
         axis = report.axis
-        # Put the wall on the side of the pair facing away from the axis table (right).
+        # The wall runs along the axis, a metre beyond the pair on its lower side (or its
+        # left, for an upright axis, away from the table on the right).
         side = np.array([axis[1], -axis[0]])
-        if side[0] > 0.0:
+        if side[1] > 1e-9 or (abs(side[1]) <= 1e-9 and side[0] > 0.0):
             side = -side
-        wall = centre + distance * side
+        corners = np.concatenate(list(polygons.values()))
+        beyond = float((corners @ side).max()) + 1.0
+        low = min(report.a[0], report.b[0]) - 0.8
+        high = max(report.a[1], report.b[1]) + 0.8
+        start, end = beyond * side + low * axis, beyond * side + high * axis
+        wall = start
         separating = index == result.separating
         line_colour = palette.GOOD if separating else palette.TEXT_DIM
-        span = distance
-        canvas.lines(wall - span * axis, wall + span * axis, line_colour, 1.2)
-        canvas.arrows(wall + 0.8 * span * axis, wall + (span + 0.6) * axis, line_colour, 1.5, 8.0)
+        canvas.lines(start, end, line_colour, 1.2)
+        canvas.arrows(end - 0.4 * axis, end + 0.4 * axis, line_colour, 1.5, 8.0)
         gap = 5.0 * canvas.pixel
         for name, interval, shift in (("A", report.a, -gap), ("B", report.b, gap)):
             segment = sat.shadow_segment(interval, axis, wall + shift * side)
@@ -177,13 +182,8 @@ class Explorer:
             segment = sat.shadow_segment(common, axis, wall)
             canvas.lines(segment[0], segment[1], palette.BAD, 7.0)
         self._projectors(canvas, report, wall)
-        canvas.text(
-            wall + (span + 1.0) * axis,
-            f"axis {report.owner}{report.edge}",
-            line_colour,
-            10,
-            "center",
-        )
+        label_at = end + 0.9 * axis + 0.35 * side
+        canvas.text(label_at, f"axis {report.owner}{report.edge}", line_colour, 10, "center")
 
     def _table(self, canvas, result, focus, centre, reach) -> None:
         """Every distinct axis as a row: both shadows on one scale, red where they overlap."""

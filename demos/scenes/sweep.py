@@ -163,18 +163,12 @@ class Driver:
     def status(self) -> list[str]:
         probe = self.probe
         mode = "autopilot (arrows take over)" if self.auto else "arrow keys"
-        lines = [
-            f"{mode}: {SPEED:.0f} m/s = {SPEED / 60:.2f} m per frame, swept with engine.collide"
-        ]
+        lines = [f"{mode}: {SPEED:.0f} m/s = {SPEED / 60:.1f} m per frame"]
         if probe is not None and probe.hits:
             toi = probe.hits[0][1]
-            slide = (
-                "then slides along the surface"
-                if len(probe.hits) < 2
-                else (f"then slides into {len(probe.hits) - 1} more")
-            )
+            slide = "then slides" if len(probe.hits) < 2 else "slides, hits again"
             when = "touching now" if toi < 1e-3 else f"impact after {toi * 1000:.0f} ms"
-            lines.append(f"probe ({LOOKAHEAD * 1000:.0f} ms ahead): {when}, {slide}")
+            lines.append(f"probe {LOOKAHEAD * 1000:.0f} ms ahead: {when}, {slide}")
         else:
             lines.append(f"probe: clear for the next {LOOKAHEAD * 1000:.0f} ms")
         return lines

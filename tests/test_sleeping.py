@@ -1,0 +1,115 @@
+"""Sleeping islands: piles at rest leave the solver, and wake when something reaches them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine import Box, Circle, World
+
+DT = 1 / 60
+
+
+def ground(world):
+    return world.add_body(Box(60, 1), position=(0, -0.5), kind="static")
+
+
+def stack(world, count=5, x=0.0):
+    return [world.add_body(Box(1, 1), position=(x, 0.5 + i)) for i in range(count)]
+
+
+def run(world, seconds):
+    for _ in range(round(seconds / DT)):
+        world.step()
+
+
+def test_a_settled_pyramid_falls_asleep_and_stays_put():
+    world = World()
+    ground(world)
+    boxes = []
+    for row in range(8):
+        for i in range(8 - row):
+            boxes.append(
+                world.add_body(Box(1, 1), position=((i - (7 - row) / 2) * 1.125, 0.5 + row))
+            )
+    run(world, 3.0)
+    assert not world.awake[1:].any()  # every box sleeps; the time to sleep is 0.5 s of rest
+    before = np.array(world.positions)
+    run(world, 2.0)
+    np.testing.assert_array_equal(world.positions, before)  # asleep: exactly still
+    assert np.all(world.velocities[1:] == 0.0)
+
+
+def test_world_without_sleep_never_sleeps():
+    world = World(sleep=False)
+    ground(world)
+    stack(world, 3)
+    run(world, 3.0)
+    assert world.awake.all()
+
+
+def test_a_ball_hitting_a_sleeping_stack_wakes_it_and_the_stack_reacts():
+    world = World()
+    ground(world)
+    boxes = stack(world, 5)
+    run(world, 2.0)
+    assert not any(box.awake for box in boxes)
+    resting = np.array([box.position for box in boxes])
+    ball = world.add_body(Circle(0.3), position=(-6, 3.5), velocity=(25, 0), density=20)
+    run(world, 0.5)
+    assert all(box.awake for box in boxes[2:])  # the whole island woke, not just the one hit
+    moved = np.hypot(*(np.array([box.position for box in boxes]) - resting).T)
+    assert moved[3] > 0.2  # the box struck (at height 3.5) was knocked away
+    assert ball.velocity[0] < 25
+
+
+def test_a_sleeping_body_on_a_removed_floor_wakes_and_falls():
+    world = World()
+    world.add_body(Box(60, 1), position=(0, -5.5), kind="static")
+    floor = world.add_body(Box(4, 0.5), position=(0, 0.25), kind="static")
+    box = world.add_body(Box(1, 1), position=(0, 1.0))
+    run(world, 2.0)
+    assert not box.awake
+    world.remove(floor)
+    assert box.awake
+    run(world, 0.5)
+    # Free fall for about 0.5 s: it dropped over a metre (0.5 g t^2 = 1.23 m).
+    assert box.position[1] < 1.0 - 1.0
+
+
+@pytest.mark.parametrize(
+    "poke",
+    [
+        lambda body: body.apply_force((0.0, 50.0)),
+        lambda body: body.apply_impulse((1.0, 0.0)),
+        lambda body: setattr(body, "velocity", (1.0, 0.0)),
+        lambda body: setattr(body, "position", (0.2, 0.5)),
+        lambda body: setattr(body, "awake", True),
+    ],
+    ids=["force", "impulse", "velocity", "position", "awake"],
+)
+def test_a_force_impulse_or_a_write_wakes_the_island(poke):
+    world = World()
+    ground(world)
+    boxes = stack(world, 3)
+    run(world, 2.0)
+    assert not boxes[0].awake
+    poke(boxes[0])
+    assert all(box.awake for box in boxes)
+
+
+def test_putting_a_body_to_sleep_by_hand_stops_it():
+    world = World(gravity=(0.0, 0.0))
+    body = world.add_body(Circle(0.5), velocity=(3.0, 0.0))
+    body.awake = False
+    world.step()
+    assert not body.awake and body.position[0] == 0.0 and body.velocity[0] == 0.0
+    with pytest.raises(TypeError, match="awake"):
+        body.awake = "no"
+
+
+def test_the_awake_view_is_read_only():
+    world = World()
+    world.add_body(Box(1, 1))
+    with pytest.raises(ValueError):
+        world.awake[0] = False
