@@ -26,8 +26,7 @@ def test_documented_examples_run(page):
 
 
 MODULES = [
-    importlib.import_module(f"engine.{info.name}")
-    for info in pkgutil.iter_modules(engine.__path__)
+    importlib.import_module(f"engine.{info.name}") for info in pkgutil.iter_modules(engine.__path__)
 ]
 
 
