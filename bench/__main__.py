@@ -14,6 +14,7 @@ SUITES = [
     "bench.query_bench",
     "bench.pyramid_bench",
     "bench.render_bench",
+    "bench.snapshot_bench",
 ]
 
 

@@ -23,6 +23,7 @@ FRAMES = {
     "billiards": 100,
     "concave": 240,
     "broadphase": 90,
+    "platformer": 120,
 }
 FOLDER = Path(__file__).resolve().parents[1] / "docs" / "images"
 

@@ -179,7 +179,9 @@ def _slide(remaining: np.ndarray, normal: np.ndarray, wall: bool) -> np.ndarray:
     if into <= 0.0:
         return remaining.copy()
     slid = remaining - normal * into
-    if wall and slid[1] > remaining[1] and normal[0] != 0.0:
+    # Climbing is what a wall must not give: a slide that ends higher than the motion asked
+    # (and higher than level). Sliding down a steep face while falling stays allowed.
+    if wall and slid[1] > max(remaining[1], 0.0) and normal[0] != 0.0:
         slid = np.array([0.0, remaining[1]])
     return slid
 

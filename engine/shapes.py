@@ -49,6 +49,16 @@ class Shape:
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable; build a new shape instead")
 
+    def __deepcopy__(self, memo):
+        return self  # immutable: a copy would be the same shape
+
+    def __copy__(self):
+        return self
+
+    def __reduce__(self):
+        # Rebuilt from its constructor arguments, which validates it again on unpickling.
+        return type(self), self._constructor_args()
+
     @property
     def area(self) -> float:
         """Area in m^2."""
@@ -129,6 +139,9 @@ class Circle(Shape):
     def _pack(self, width: int) -> PackedParts:
         return pack_circle(self._offset, self._radius, width)
 
+    def _constructor_args(self) -> tuple:
+        return (self._radius, tuple(self._offset.tolist()))
+
     def _part_aabb(self, pose: np.ndarray):
         c, s = np.cos(pose[2]), np.sin(pose[2])
         x, y = self._offset
@@ -186,6 +199,9 @@ class Polygon(Shape):
     def _slots(self) -> int:
         return len(self._vertices)
 
+    def _constructor_args(self) -> tuple:
+        return (self._vertices.tolist(),)
+
     def _pack(self, width: int) -> PackedParts:
         return pack_polygon(self._vertices, self._normals, width)
 
@@ -222,6 +238,9 @@ class Box(Polygon):
         object.__setattr__(self, "_box_offset", _frozen(offset))
         object.__setattr__(self, "_angle", float(angle))
         self._set_outline(corners, "width, height")
+
+    def _constructor_args(self) -> tuple:
+        return (self._width, self._height, tuple(self._box_offset.tolist()), self._angle)
 
     @property
     def width(self) -> float:
@@ -261,6 +280,9 @@ class ConcavePolygon(Shape):
             for part in parts
         )
         self._finish(area, centroid, moment, "vertices")
+
+    def _constructor_args(self) -> tuple:
+        return (self._outline.tolist(),)
 
     @property
     def outline(self) -> np.ndarray:

@@ -50,6 +50,11 @@ from .settings import (
     VELOCITY_ITERATIONS,
 )
 from .shapes import Shape
+from .snapshot import load as load_world
+from .snapshot import restore as restore_world
+from .snapshot import save as save_world
+from .snapshot import snapshot as snapshot_world
+from .snapshot import world_getstate, world_setstate
 from .swept_bounds import swept_bounds
 from .validation import as_finite_float, as_positive_float, as_vector
 from .warm_start import WarmStartCache
@@ -694,6 +699,28 @@ class World:
             array[:] = self._handles
             self._handle_array = array
         return self._handle_array
+
+    # -- snapshots ------------------------------------------------------------------------
+    def snapshot(self):
+        """An immutable in-memory copy of everything that decides the future (a Snapshot)."""
+        return snapshot_world(self)
+
+    def restore(self, snap) -> None:
+        """Return to ``snap``; handles of bodies in it stay usable. A bad one changes nothing."""
+        restore_world(self, snap)
+
+    def save(self, path, compress: bool = False) -> None:
+        """Write the world to ``path`` (.npz with a JSON header; never pickle). See
+        ``engine.snapshot`` for the format."""
+        save_world(self, path, compress)
+
+    @staticmethod
+    def load(path) -> World:
+        """A new World from a file written by ``save``; ValueError names what is wrong."""
+        return load_world(path)
+
+    __getstate__ = world_getstate
+    __setstate__ = world_setstate
 
     # -- queries --------------------------------------------------------------------------
     def query_point(self, point) -> list:

@@ -221,7 +221,7 @@ def test_the_missing_library_message_names_the_packages():
 def test_every_scene_is_listed_with_a_summary():
     listing = list_scenes()
     expected = ("sat", "sweep", "pyramid", "stack", "rain", "bullets", "billiards", "concave",
-                "broadphase")  # fmt: skip
+                "broadphase", "platformer")  # fmt: skip
     for name in expected:
         assert f"  {name} " in listing
     assert registry.lookup("default").name == registry.DEFAULT
@@ -249,6 +249,100 @@ def test_the_documented_scene_example_works():
     for _ in range(60):
         built.world.step()
     assert len(built.world.bodies) == 12
+
+
+# -- the platformer's character, without a window ----------------------------------------
+def _play(game, steps: int, held=()) -> None:
+    """Run the platformer ``steps`` steps with ``held`` keys down, as the app would."""
+    from demos.scene import Input
+
+    for _ in range(steps):
+        game.on_frame(Input(keys=frozenset(held), seconds=game.world.dt))
+        game.before_step(game.world)
+        game.world.step()
+
+
+def _feet(game) -> float:
+    """Height of the hero's feet."""
+    from demos.scenes.platformer import HERO_SIZE
+
+    return float(game.hero.position[1] - 0.5 * HERO_SIZE[1])
+
+
+def test_platformer_autopilot_walks_jumps_rides_and_collects_in_120_frames():
+    from demos.scenes.platformer import LIFT_Y, Platformer
+
+    game = Platformer()
+    bodies = len(game.world.bodies)
+    start = game.hero.position
+    _play(game, 120)
+    assert game.auto  # nobody pressed a key
+    assert game.hero.position[0] > start[0] + 5.0
+    assert game.seen["walked"] and game.seen["one_way"] and game.seen["rode"]
+    # Two coins: one on the one-way platform, one on the ride; the handler removed them.
+    assert game.collected == 2 and len(game.world.bodies) == bodies - 2
+    # Still riding at frame 120: standing on the lift, which moves right, and keeping up.
+    assert game.riding and game.lift.velocity[0] > 0.5
+    assert _feet(game) == pytest.approx(LIFT_Y, abs=0.01)
+    assert np.all(game.hero.velocity == pytest.approx(game.lift.velocity, abs=1e-6))
+
+
+def test_platformer_one_way_platform_lets_the_hero_up_and_down_through():
+    from demos.scenes.platformer import PASSING_MASK, SOLID_MASK, Platformer
+
+    game = Platformer()
+    game.auto = False
+    platform = game.one_way[0]  # top at y = 2.5, above the hero's head
+    game.hero.position = (platform.position[0], game.hero.position[1])
+    assert game.on_key("UP")
+    _play(game, 3, held=["UP"])
+    assert game.hero.mask == PASSING_MASK  # rising: the platform is left out
+    _play(game, 50, held=["UP"])
+    assert game.on_floor and _feet(game) == pytest.approx(2.5, abs=0.01)  # landed on it
+    assert game.hero.mask == SOLID_MASK
+    game.on_key("DOWN")  # drop through it
+    _play(game, 40)
+    assert game.on_floor and _feet(game) == pytest.approx(0.0, abs=0.01)
+    # A tap of the jump key (let go at once) is a short hop: it does not reach the top.
+    game.on_key("W")
+    peak = 0.0
+    for _ in range(30):
+        _play(game, 1)
+        peak = max(peak, _feet(game))
+    assert 0.2 < peak < 1.0
+
+
+def test_platformer_slopes_walls_and_crates():
+    from demos.scenes.platformer import Platformer
+
+    game = Platformer()
+    game.auto = False
+    hero = game.hero
+    for crate in game.crates[:3]:  # the stack at the foot of the steep face
+        game.world.remove(crate)
+    # Walking right along the ground into the steep face (foot at x = -3): stopped there.
+    hero.position = (-6.0, hero.position[1])
+    _play(game, 90, held=["RIGHT"])
+    assert -3.6 < hero.position[0] < -3.0 and _feet(game) < 0.01 and game.on_floor
+    # Falling against the steep face: slides down it instead of hanging on it.
+    hero.position = (-2.75, 2.2)
+    _play(game, 60, held=["D"])
+    assert _feet(game) == pytest.approx(0.0, abs=0.01) and game.on_floor
+    # Walking into a crate pushes it.
+    crate = game.crates[3]  # on the mesa, at x = 5.6
+    hero.position = (3.8, 5.0 + 0.55 + 0.01)
+    _play(game, 30, held=["RIGHT"])
+    assert game.seen["pushed"] and crate.position[0] > 5.6 + 0.5
+    # The gentle ramp (foot at x = 15) is walked up to the mesa's top at y = 5.
+    hero.position = (15.6, 0.551)
+    _play(game, 150, held=["LEFT"])
+    assert hero.position[0] < 7.0 and _feet(game) == pytest.approx(5.0, abs=0.01)
+    # Standing still on the ramp: the hero stays put instead of creeping down.
+    hero.position = (11.0, 5.0 - 4.0 * 0.625 + 0.7)
+    _play(game, 30)
+    still = hero.position
+    _play(game, 60)
+    assert hero.position == pytest.approx(still, abs=1e-6) and game.on_floor
 
 
 # -- every scene rendered offscreen -------------------------------------------------------

@@ -258,3 +258,23 @@ def test_bad_input():
     world.remove(body)
     with pytest.raises(ValueError, match="^body"):
         move_and_slide(world, body, (1, 0))
+
+
+def test_a_body_falling_against_a_steep_slope_slides_down_it():
+    """Falling onto a 70 degree face: the slide along it descends (slower than a free fall),
+    it must not hang on the face."""
+    world = World()
+    world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
+    steep = math.radians(70)
+    width, height = 2 / math.tan(steep), 2.0
+    world.add_body(
+        Polygon([(0, 0), (width, 0), (width, height)]),
+        kind="static",
+        position=(2 * width / 3, height / 3),
+    )
+    body = world.add_body(Box(0.4, 0.4), position=(0.6 * width - 0.35, 1.6), kind="kinematic")
+    start = body.position.copy()
+    for _ in range(40):
+        world.move_and_slide(body, (0.0, -0.05))
+    assert body.position[1] < start[1] - 0.5  # it came down the face
+    assert body.position[0] < start[0]  # pushed away from the face as it slid

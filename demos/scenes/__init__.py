@@ -1,7 +1,7 @@
 """One module per scene; importing this package registers them all, in menu order.
 
 To add a scene, write ``demos/scenes/NAME.py`` with a ``@scene(...)`` builder and add the
-module name here (e.g. the platformer, once the character controller lands).
+module name here.
 """
 
 from importlib import import_module
@@ -16,6 +16,7 @@ MODULES = (
     "billiards",
     "concave",
     "broadphase",
+    "platformer",
     "sat_text",
 )
 

@@ -1,0 +1,1112 @@
+"""Snapshots of a World: in memory, on disk, and through ``copy.deepcopy`` and ``pickle``.
+
+>>> from engine import Box, World
+>>> from engine.snapshot import restore, snapshot
+>>> world = World()
+>>> crate = world.add_body(Box(1, 1), position=(0, 5))
+>>> saved = snapshot(world)
+>>> for _ in range(30):
+...     world.step()
+>>> restore(world, saved)
+>>> crate.position.tolist()
+[0.0, 5.0]
+
+API
+---
+``snapshot(world) -> Snapshot``
+    An immutable copy of everything that decides the world's future.
+``restore(world, snap)``
+    The world's state becomes the snapshot's. Body handles of the same world stay usable:
+    a handle of a body that exists in the snapshot works again; one created after it raises
+    ValueError ("removed") when used. Event handlers are not state: the world keeps its own.
+``save(world, path, compress=False)`` / ``load(path) -> World``
+    The file format below. ``path`` may also be a binary file object. ``save`` also takes a
+    Snapshot. A saved world continues bitwise identically to the one that was not saved.
+``world_getstate(world)`` / ``world_setstate(world, state)``
+    ``World.__getstate__``/``__setstate__``, for ``copy.deepcopy`` and ``pickle``.
+
+What is saved
+-------------
+Everything that affects the future: the bodies (every field of the body table, whatever
+fields exist), their convex parts, shapes, materials and filters, the id map, the
+warm-start impulses, the time accumulator, the step count, the settings, and the event
+bookkeeping (the contact and sensor pairs touching after the last step, so that the next
+step reports began/ended exactly as it would have; and the last step's events and
+contacts, so that ``world.events`` and ``world.contacts`` read the same after a restore).
+Every attribute of a World is listed either in SAVED_ATTRIBUTES or in EXCLUDED_ATTRIBUTES
+(with the reason); ``snapshot`` refuses a World with an attribute in neither list, so that
+new state cannot be left out silently.
+
+Event handlers
+--------------
+Handlers are code, not simulation state. ``restore`` keeps the target world's handlers;
+``save``/``load`` never store them (a file holds no code). ``copy.deepcopy`` keeps them (the
+copy calls the same handler objects); ``pickle`` keeps them too, and raises a TypeError
+that names the handler when one cannot be pickled (a lambda, a local function): unregister
+it with ``world.off`` first, or register a module-level function.
+
+File format "engine-world-snapshot", version 1
+---------------------------------------------
+An ``.npz`` archive (``numpy.savez``, or ``savez_compressed`` with ``compress=True``) of
+plain numeric arrays, read back with ``allow_pickle=False``: a file never holds pickled
+objects, and loading one never runs code. Body handles appear as body ids (int64).
+
+``header``: (B,) uint8, a UTF-8 JSON object::
+
+    format    "engine-world-snapshot"
+    version   1
+    settings  {gravity: [gx, gy], dt, broadphase: "grid" | "quadtree",
+               cell_size: null | float, velocity_iterations, position_iterations,
+               max_steps_per_advance, sleep: bool}    (the World() arguments)
+    state     {next_id, next_part_uid, next_island, accumulator, steps, pose_revision,
+               stepped: bool (the world has stepped: the last step's events exist)}
+    counts    {bodies: N, parts: P, part_width: K}
+    shapes    [one per distinct shape:
+               {type: "Box", width, height, offset: [x, y], angle}
+               {type: "Circle", radius, offset: [x, y]}
+               {type: "Polygon", vertices: [[x, y], ...]}          (counter-clockwise)
+               {type: "ConcavePolygon", vertices: [[x, y], ...]}]  (the outline)
+    handle_shapes  [[shape index, ...] per handle]: the N live bodies in row order, then
+               the E removed bodies that the event arrays still name
+
+Arrays (N bodies, P parts of K vertex slots, I = next_id ids, E extra handles, W
+warm-start points, C/C0 touching body pairs after the last step/the one before, Q/Q0
+their contact points, S/S0 sensor overlaps after the last step/the one before):
+
+=============================  ===========  ================================================
+body.<field>                   (N, ...)     one per field of ``engine.body_store.BODY_FIELDS``
+                                            with its dtype: position (N, 2) f8, angle (N,) f8,
+                                            velocity (N, 2), angular_velocity, force (N, 2),
+                                            torque, mass, inertia, inv_mass, inv_inertia,
+                                            friction, restitution, reach, sleep_time (N,) f8;
+                                            kind (N,) i1; bullet, sensor, awake (N,) bool;
+                                            body_id, category, mask, group, island (N,) i8.
+                                            Floats finite, except mass and inertia (+inf
+                                            for static and kinematic bodies)
+part.vertices, part.normals    (P, K, 2) f8 packed convex parts (see ``engine.packing``)
+part.count, part.body, part.uid (P,) i8     vertex count, owner row, stable part id
+part.radius, part.reach        (P,) f8
+row_of_id                      (I,) i8      the row of each body id, -1 once removed
+extra_handle_ids               (E,) i8      ids of removed bodies named by event arrays
+warm.keys                      (W,) i8      sorted warm-start point keys
+warm.normal, warm.tangent,     (W,) f8      their impulses and remembered impact speeds
+warm.impact
+contact_keys                   (C,) i8      sorted body-pair keys touching after the last step
+sensor_keys                    (S,) i8      sorted keys of the sensor overlaps
+sensor_handles                 (S, 2) i8    their body ids (sensor, other)
+contacts.last.<field>          ...          the last step's ContactTable (C pairs): keys (C,)
+contacts.previous.<field>      ...          i8, handles (C, 2) i8 ids, normal (C, 2) f8,
+                                            depth, normal_impulse, tangent_impulse (C,) f8,
+                                            points (Q, 2) f8, pair_of_point (Q,) i8; previous:
+                                            C0 and Q0 rows
+events.began, events.persisting (C,) bool   the last step's events (empty before any step)
+events.ended                   (C0,) bool
+events.sensor_old_handles      (S0, 2) i8
+events.sensor_began            (S,) bool
+events.sensor_ended            (S0,) bool
+=============================  ===========  ================================================
+
+A file is checked completely before anything is built: the format name, the version (a
+newer one is refused), every array's presence, dtype and shape, and the consistency of the
+whole (counts, ids and rows in range, parts in body order, sorted keys, finite numbers). A
+bad file raises ValueError naming the file and the problem; ``load`` returns a new World or
+raises, ``restore`` changes the world entirely or not at all.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import operator
+import os
+import pickle
+import secrets
+import threading
+import weakref
+import zipfile
+from dataclasses import fields as dataclass_fields
+from types import MappingProxyType
+
+import numpy as np
+
+from .body import Body
+from .body_store import KIND_CODES, PartTable, Table
+from .events import ContactTable
+from .shapes import Box, Circle, ConcavePolygon, Polygon
+from .warm_start import FEATURE_BITS, ROW_BITS, WarmStartCache
+
+__all__ = [
+    "FORMAT_NAME",
+    "VERSION",
+    "SAVED_ATTRIBUTES",
+    "EXCLUDED_ATTRIBUTES",
+    "Snapshot",
+    "snapshot",
+    "restore",
+    "save",
+    "load",
+    "world_getstate",
+    "world_setstate",
+]
+
+FORMAT_NAME = "engine-world-snapshot"
+VERSION = 1
+
+# Every World attribute and what happens to it. A World with an attribute in neither dict is
+# refused by ``snapshot``: new state must be saved or excluded on purpose.
+SAVED_ATTRIBUTES = {
+    "_gravity": "setting (header settings.gravity)",
+    "_dt": "setting",
+    "_broadphase": "setting",
+    "_cell_size": "setting",
+    "velocity_iterations": "setting",
+    "position_iterations": "setting",
+    "max_steps_per_advance": "setting",
+    "sleep": "setting",
+    "_bodies": "body table, every field (arrays body.*)",
+    "_parts": "part table, every field, and next_uid (arrays part.*)",
+    "_handles": "as body ids (body.body_id) and shapes (header shapes, handle_shapes)",
+    "_row_of_id": "array row_of_id (ids up to next_id)",
+    "_next_id": "header state.next_id",
+    "_warm": "warm-start cache, every array (arrays warm.*)",
+    "_accumulator": "header state.accumulator",
+    "_steps": "header state.steps",
+    "_pose_revision": "header state.pose_revision",
+    "_next_island": "header state.next_island",
+    "_contact_keys": "array contact_keys: decides the next step's contact_begin/end",
+    "_sensor_keys": "array sensor_keys: decides the next step's sensor_begin/end",
+    "_sensor_handles": "array sensor_handles (ids): the subjects of the next sensor_end",
+    "_contact_tables": "arrays contacts.*: the last two steps' contacts, summed per pair",
+    "_pending": "arrays events.*: the last step's events (world.events)",
+    "_sensor_pending": "arrays events.sensor_*: the last step's sensor events",
+}
+EXCLUDED_ATTRIBUTES = {
+    "_handlers": "code, not state: restore keeps the world's own, files hold no code; "
+    "deepcopy and pickle carry them separately",
+    "_handle_array": "cache of _handles as an object array, rebuilt on demand",
+    "_contact_sources": "the raw manifolds behind _contact_tables, which are saved instead "
+    "(summed per body pair: all that contacts and events read)",
+    "_events": "cache of Event objects, rebuilt on demand from _pending",
+    # Within a step only: snapshot and restore refuse to run during a step (from a presolve
+    # handler), and between steps these are always False, [] and None.
+    "_stepping": "true only during a step",
+    "_deferred": "adds and removes asked for during a step, applied at its end",
+    "_presolve_error": "a presolve handler's error, raised at the end of its step",
+}
+
+# World() argument -> World attribute, for the settings.
+_SETTINGS = {
+    "gravity": "_gravity",
+    "dt": "_dt",
+    "broadphase": "_broadphase",
+    "cell_size": "_cell_size",
+    "velocity_iterations": "velocity_iterations",
+    "position_iterations": "position_iterations",
+    "max_steps_per_advance": "max_steps_per_advance",
+    "sleep": "sleep",
+}
+# Header state field -> World attribute, for the scalars ("next_part_uid" and "stepped" are
+# the part table's and the event bookkeeping's).
+_STATE = {
+    "next_id": "_next_id",
+    "accumulator": "_accumulator",
+    "steps": "_steps",
+    "pose_revision": "_pose_revision",
+    "next_island": "_next_island",
+}
+# Body fields that are +inf for static and kinematic bodies; every other float is finite.
+_MAY_BE_INFINITE = frozenset({"mass", "inertia"})
+_SHAPE_TYPES = {"Box": Box, "Circle": Circle, "Polygon": Polygon, "ConcavePolygon": ConcavePolygon}
+# Body-pair keys pack two ids into 32 bits each; point keys pack part rows into ROW_BITS.
+_MAX_IDS = 2**31
+_MAX_PARTS = 2**ROW_BITS
+_INT64_MAX = 2**63 - 1
+
+
+class Snapshot:
+    """An immutable copy of a World's state, made by :func:`snapshot`.
+
+    Holds read-only copies of the state arrays, a small JSON-ready header (settings and
+    scalars), the shapes of each body (the shape objects themselves: they are immutable)
+    and weak references to the Body handles, so that ``restore`` into the same world hands
+    back the very handle objects the game holds. ``copy.deepcopy`` returns the snapshot
+    itself; pickling it keeps arrays and shapes (as data) and drops the weak references.
+    """
+
+    __slots__ = ("_header", "_arrays", "_shapes", "_handles")
+
+    def __init__(self, header: dict, arrays: dict, shapes: tuple, handles: tuple | None):
+        for array in arrays.values():
+            array.flags.writeable = False
+        object.__setattr__(self, "_header", header)
+        object.__setattr__(self, "_arrays", MappingProxyType(arrays))
+        object.__setattr__(self, "_shapes", shapes)
+        object.__setattr__(self, "_handles", handles)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Snapshot is immutable; take a new one with snapshot(world)")
+
+    @property
+    def steps(self) -> int:
+        """The world's step count when the snapshot was taken."""
+        return self._header["state"]["steps"]
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds at the snapshot: steps times dt."""
+        return self.steps * self._header["settings"]["dt"]
+
+    @property
+    def body_count(self) -> int:
+        """N, the number of live bodies."""
+        return self._header["counts"]["bodies"]
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the snapshot's arrays."""
+        return sum(array.nbytes for array in self._arrays.values())
+
+    def __repr__(self) -> str:
+        return f"<Snapshot of {self.body_count} bodies at step {self.steps}>"
+
+    def __copy__(self) -> Snapshot:
+        return self
+
+    def __deepcopy__(self, memo) -> Snapshot:
+        return self  # immutable: a copy could not differ
+
+    def __reduce__(self):
+        header = _file_header(self)
+        return _snapshot_from_pickle, (header, dict(self._arrays))
+
+
+def _snapshot_from_pickle(header: dict, arrays: dict) -> Snapshot:
+    """A Snapshot from its pickled form; shapes are rebuilt (and checked) by ``restore``."""
+    return Snapshot(header, {name: np.array(a) for name, a in arrays.items()}, None, None)
+
+
+# -- taking a snapshot -------------------------------------------------------------------------
+def _json_value(value):
+    """A setting or scalar as plain JSON data (numpy scalars and arrays become Python's)."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+# A C-level loop for reading the ids out of object arrays of Body handles.
+_ID_OF = np.frompyfunc(operator.attrgetter("_id"), 1, 1)
+
+
+def snapshot(world) -> Snapshot:
+    """An immutable copy of the state of ``world`` (deep copies of all state arrays).
+
+    Raises TypeError for a World attribute that is neither saved nor excluded (see
+    SAVED_ATTRIBUTES), or for a shape type this module cannot describe.
+    """
+    _check_world(world, "world")
+    _check_not_stepping(world, "snapshot")
+    attributes = set(vars(world))
+    unknown = attributes - SAVED_ATTRIBUTES.keys() - EXCLUDED_ATTRIBUTES.keys()
+    if unknown:
+        raise TypeError(
+            f"World attribute(s) {', '.join(sorted(unknown))} neither saved nor excluded by "
+            "engine.snapshot: add each to SAVED_ATTRIBUTES (and save it) or to "
+            "EXCLUDED_ATTRIBUTES (with the reason)"
+        )
+    arrays = {}
+    bodies, parts = world._bodies, world._parts
+    for prefix, table in (("body", bodies), ("part", parts.table)):
+        for name in table.arrays:
+            arrays[f"{prefix}.{name}"] = table.view(name).copy()
+    arrays["row_of_id"] = world._row_of_id[: world._next_id].copy()
+    warm = world._warm
+    for name, value in vars(warm).items():
+        if not isinstance(value, np.ndarray):
+            raise TypeError(f"WarmStartCache attribute {name} is not an array: cannot save it")
+        arrays[f"warm.{name}"] = value.copy()
+
+    # Event bookkeeping. Handles become ids; removed bodies named here become extra handles.
+    referenced = {}  # id -> Body, for handles that are not live
+    live_ids = arrays["body.body_id"]
+
+    def ids_of(handles: np.ndarray) -> np.ndarray:
+        ids = np.asarray(_ID_OF(handles), dtype=np.int64).reshape(handles.shape)
+        flat = ids.ravel()
+        for extra in np.setdiff1d(flat, live_ids):
+            referenced[int(extra)] = handles.ravel()[np.flatnonzero(flat == extra)[0]]
+        return ids
+
+    arrays["contact_keys"] = world._contact_keys.copy()
+    arrays["sensor_keys"] = world._sensor_keys.copy()
+    arrays["sensor_handles"] = ids_of(world._sensor_handles)
+    for which, label in ((0, "previous"), (1, "last")):
+        # Builds the world's lazy contact table if nobody has asked for it yet.
+        table = world._contact_table(which)
+        for field in dataclass_fields(table):
+            value = getattr(table, field.name)
+            if value.dtype == object:
+                value = ids_of(value)
+            arrays[f"contacts.{label}.{field.name}"] = np.array(value)
+    pending = getattr(world, "_pending", None)
+    stepped = pending is not None
+    if stepped:
+        began, persisting, ended = pending
+        old_handles, _, sensor_began, sensor_ended = world._sensor_pending
+    else:
+        began = persisting = ended = sensor_began = sensor_ended = np.zeros(0, dtype=bool)
+        old_handles = np.empty((0, 2), dtype=object)
+    arrays["events.began"] = np.array(began, dtype=bool)
+    arrays["events.persisting"] = np.array(persisting, dtype=bool)
+    arrays["events.ended"] = np.array(ended, dtype=bool)
+    arrays["events.sensor_old_handles"] = ids_of(np.asarray(old_handles).reshape(-1, 2))
+    arrays["events.sensor_began"] = np.array(sensor_began, dtype=bool)
+    arrays["events.sensor_ended"] = np.array(sensor_ended, dtype=bool)
+
+    extra_ids = np.array(sorted(referenced), dtype=np.int64)
+    arrays["extra_handle_ids"] = extra_ids
+    handles = list(world._handles) + [referenced[int(i)] for i in extra_ids]
+    for handle in handles:
+        for shape in handle._shapes:
+            if type(shape) not in _SHAPE_TYPES.values():
+                raise TypeError(f"cannot save a shape of type {type(shape).__name__}")
+    header = {
+        "format": FORMAT_NAME,
+        "version": VERSION,
+        "settings": {arg: _json_value(getattr(world, attr)) for arg, attr in _SETTINGS.items()},
+        "state": {
+            **{key: _json_value(getattr(world, attr)) for key, attr in _STATE.items()},
+            "next_part_uid": int(parts.next_uid),
+            "stepped": stepped,
+        },
+        "counts": {"bodies": bodies.count, "parts": parts.count, "part_width": parts.width},
+    }
+    return Snapshot(
+        header,
+        arrays,
+        tuple(handle._shapes for handle in handles),
+        tuple(weakref.ref(handle) for handle in handles),
+    )
+
+
+# -- restoring ---------------------------------------------------------------------------------
+def restore(world, snap: Snapshot) -> None:
+    """Set the state of ``world`` to ``snap`` (taken from this world or another one).
+
+    The snapshot is checked first; a bad one raises ValueError and leaves the world as it
+    was. Handles of this world keep working for the bodies that exist in the snapshot, and
+    report "removed" for the others. Body ids are never reused: bodies added after a
+    restore get ids above every id this world has handed out (the relative order of ids,
+    all that event order depends on, is unchanged). The world keeps its event handlers.
+    During a step (from a presolve handler) it raises RuntimeError; from a contact or
+    sensor handler it works, but the handlers after it still get the step's events.
+    """
+    _check_world(world, "world")
+    _check_not_stepping(world, "restore")
+    if not isinstance(snap, Snapshot):
+        raise TypeError(f"snap: expected a Snapshot, got {type(snap).__name__}")
+    checked = _check(snap._header, dict(snap._arrays), _shapes_of(snap, "snapshot"), "snapshot")
+    _apply(world, checked, snap._handles, fresh=False)
+
+
+def _shapes_of(snap: Snapshot, where: str) -> tuple:
+    """The handles' shapes: the objects themselves, or built from data when unpickled."""
+    if snap._shapes is not None:
+        return snap._shapes
+    return _shapes_from_header(snap._header, where)
+
+
+def _check_not_stepping(world, action: str) -> None:
+    if getattr(world, "_stepping", False):
+        raise RuntimeError(
+            f"{action}: not possible during a step (from a presolve handler); "
+            "do it between steps, e.g. from a contact handler or after step()"
+        )
+
+
+def _check_world(world, argument: str) -> None:
+    from .world import World  # lazily: world.py may import this module
+
+    if not isinstance(world, World):
+        raise TypeError(f"{argument}: expected a World, got {type(world).__name__}")
+
+
+# -- files -------------------------------------------------------------------------------------
+def save(world, path, compress: bool = False) -> None:
+    """Write ``world`` (or a Snapshot) to ``path`` (a path or a binary file object).
+
+    The format is described in the module docstring. A path is written atomically: the
+    data goes to a temporary file beside it, renamed over ``path`` when complete, so an
+    interrupted save never leaves a truncated file. ``compress``: deflate the arrays
+    (smaller, slower).
+    """
+    snap = world if isinstance(world, Snapshot) else snapshot(world)
+    header = json.dumps(_file_header(snap), allow_nan=False, separators=(",", ":"))
+    arrays = {"header": np.frombuffer(header.encode("utf-8"), dtype=np.uint8)}
+    arrays.update(snap._arrays)
+    savez = np.savez_compressed if compress else np.savez
+
+    def write(file) -> None:
+        savez(file, allow_pickle=False, **arrays)  # never pickle, even by mistake
+
+    if hasattr(path, "write"):
+        write(path)
+        return
+    path = os.fspath(path)
+    # Opened by us (numpy would append ".npz" to a name without it), created exclusively
+    # under a random name so that the permissions follow the umask as for any new file.
+    temporary = f"{path}.{secrets.token_hex(6)}.tmp"
+    try:
+        with open(temporary, "xb") as file:
+            write(file)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def load(path):
+    """A new World from a file written by :func:`save` (a path or a binary file object).
+
+    Raises ValueError naming the file and the problem for anything that is not a complete,
+    consistent snapshot of a version this engine reads; OSError when it cannot be read.
+    """
+    if hasattr(path, "read"):
+        where = str(getattr(path, "name", "<file>"))
+        data = path.read()
+    else:
+        where = os.fspath(path)
+        with open(where, "rb") as file:
+            data = file.read()
+    arrays = _read_archive(data, where)
+    header = _read_header(arrays.pop("header", None), where)
+    shapes = _shapes_from_header(header, where)
+    checked = _check(header, arrays, shapes, where)
+    world = checked.world
+    _apply(world, checked, None, fresh=True)
+    return world
+
+
+def _file_header(snap: Snapshot) -> dict:
+    """The snapshot's header plus its shapes as data, each distinct shape listed once."""
+    if snap._shapes is None:  # unpickled: the header already has them
+        return snap._header
+    specs, index_of_spec, index_of_object, handle_shapes = [], {}, {}, []
+    for shapes in snap._shapes:
+        indices = []
+        for shape in shapes:
+            index = index_of_object.get(id(shape))
+            if index is None:
+                spec = _shape_spec(shape)
+                # Equal shapes (a Box(1, 1) built once per body) are stored once.
+                key = json.dumps(spec)
+                index = index_of_spec.setdefault(key, len(specs))
+                if index == len(specs):
+                    specs.append(spec)
+                index_of_object[id(shape)] = index
+            indices.append(index)
+        handle_shapes.append(indices)
+    return {**snap._header, "shapes": specs, "handle_shapes": handle_shapes}
+
+
+def _shape_spec(shape) -> dict:
+    """A shape as its type name and constructor arguments (JSON-ready)."""
+    kind = type(shape)
+    if kind is Box:
+        return {
+            "type": "Box",
+            "width": shape._width,
+            "height": shape._height,
+            "offset": shape._box_offset.tolist(),
+            "angle": shape._angle,
+        }
+    if kind is Circle:
+        return {"type": "Circle", "radius": shape._radius, "offset": shape._offset.tolist()}
+    if kind is Polygon:
+        return {"type": "Polygon", "vertices": shape._vertices.tolist()}
+    if kind is ConcavePolygon:
+        return {"type": "ConcavePolygon", "vertices": shape._outline.tolist()}
+    raise TypeError(f"cannot save a shape of type {kind.__name__}")
+
+
+class _Refused(ValueError):
+    """A problem with the file that deserves its own message, not "corrupt"."""
+
+
+def _read_archive(data: bytes, where: str) -> dict:
+    """The arrays of an .npz held in ``data``, by name; ValueError for anything else.
+
+    Each member's .npy header is checked against the member's size before its data is
+    read, so a damaged shape cannot ask for a huge allocation; zip's CRC check then catches
+    damaged data. Object arrays are refused (numpy's allow_pickle=False).
+    """
+    if not data.startswith(b"PK"):
+        raise ValueError(f"{where}: not a world snapshot (not an .npz archive)")
+    arrays = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for info in archive.infolist():
+                name = info.filename
+                if not name.endswith(".npy"):
+                    raise ValueError(f"member {name!r} is not an .npy array")
+                key = name[: -len(".npy")]
+                if key in arrays:
+                    raise ValueError(f"array {key!r} appears twice")
+                # Deflate expands at most ~1032x; a larger claim is a damaged size field.
+                if info.file_size > 1100 * len(data) + 4096:
+                    raise ValueError(f"array {key!r} claims {info.file_size} bytes")
+                arrays[key] = _read_npy(archive.read(info), key)
+    except _Refused as error:
+        raise ValueError(f"{where}: {error}") from None
+    except Exception as error:  # whatever a damaged archive makes zipfile or numpy raise
+        raise ValueError(
+            f"{where}: truncated or corrupt file ({type(error).__name__}: {error})"
+        ) from None
+    return arrays
+
+
+def _read_npy(member: bytes, name: str) -> np.ndarray:
+    stream = io.BytesIO(member)
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+    elif version == (2, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+    else:
+        raise ValueError(f"array {name!r}: unsupported .npy version {version}")
+    if dtype.hasobject:
+        raise _Refused(f"array {name!r} holds Python objects (pickled data is refused)")
+    if math.prod(shape) * dtype.itemsize != len(member) - stream.tell():
+        raise ValueError(f"array {name!r}: its data does not match its shape {shape}")
+    stream.seek(0)
+    return np.lib.format.read_array(stream, allow_pickle=False)
+
+
+def _read_header(array, where: str) -> dict:
+    if array is None:
+        raise ValueError(f"{where}: not a world snapshot (no 'header' array)")
+    if array.dtype != np.uint8 or array.ndim != 1:
+        raise ValueError(f"{where}: not a world snapshot (its header is not UTF-8 bytes)")
+
+    def refuse(constant):
+        raise ValueError(f"{constant} is not a number")
+
+    try:
+        header = json.loads(array.tobytes().decode("utf-8"), parse_constant=refuse)
+    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise ValueError(f"{where}: corrupt header ({error})") from None
+    if not isinstance(header, dict) or "format" not in header:
+        raise ValueError(f"{where}: not a world snapshot (format name missing)")
+    _check_format(header, where)
+    return header
+
+
+def _check_format(header: dict, where: str) -> None:
+    name = header.get("format")
+    if name != FORMAT_NAME:
+        raise ValueError(
+            f"{where}: not a world snapshot (format name is {name!r}, expected {FORMAT_NAME!r})"
+        )
+    version = header.get("version")
+    if not _is_int(version):
+        raise ValueError(f"{where}: snapshot version missing or not an integer: {version!r}")
+    if version > VERSION:
+        raise ValueError(
+            f"{where}: snapshot version {version} is newer than this engine reads ({VERSION})"
+        )
+    if version < 1:
+        raise ValueError(f"{where}: unknown snapshot version {version}")
+
+
+def _shapes_from_header(header: dict, where: str) -> tuple:
+    """The handles' shapes, built from the header's specs: a tuple of tuples of shapes."""
+    specs = header.get("shapes")
+    handle_shapes = header.get("handle_shapes")
+    if not isinstance(specs, list) or not isinstance(handle_shapes, list):
+        raise ValueError(f"{where}: header 'shapes' and 'handle_shapes' must be lists")
+    shapes = [_shape_from_spec(spec, i, where) for i, spec in enumerate(specs)]
+    result = []
+    for i, indices in enumerate(handle_shapes):
+        if (
+            not isinstance(indices, list)
+            or not indices
+            or not all(_is_int(j) and 0 <= j < len(shapes) for j in indices)
+        ):
+            raise ValueError(
+                f"{where}: header 'handle_shapes'[{i}] must be a non-empty list of shape "
+                f"indices below {len(shapes)}, got {indices!r}"
+            )
+        result.append(tuple(shapes[j] for j in indices))
+    return tuple(result)
+
+
+def _shape_from_spec(spec, index: int, where: str):
+    arguments = {
+        "Box": ("width", "height", "offset", "angle"),
+        "Circle": ("radius", "offset"),
+        "Polygon": ("vertices",),
+        "ConcavePolygon": ("vertices",),
+    }
+    kind = spec.get("type") if isinstance(spec, dict) else None
+    if (
+        not isinstance(kind, str)
+        or kind not in arguments
+        or set(spec) != {"type", *arguments[kind]}
+    ):
+        raise ValueError(f"{where}: header 'shapes'[{index}] is not a shape: {spec!r}")
+    values = {name: spec[name] for name in arguments[kind]}
+    if any(isinstance(v, (bool, str, dict)) or v is None for v in values.values()):
+        raise ValueError(f"{where}: header 'shapes'[{index}] has a non-numeric value: {spec!r}")
+    try:
+        return _SHAPE_TYPES[kind](**values)
+    except Exception as error:  # the shape's own checks (and any failure of a bad outline)
+        raise ValueError(f"{where}: header 'shapes'[{index}] ({kind}): {error}") from None
+
+
+# -- checking ----------------------------------------------------------------------------------
+class _Checked:
+    """A snapshot that passed every check, ready to build from (all arrays native dtype)."""
+
+    __slots__ = ("world", "state", "counts", "arrays", "shapes", "handle_ids", "bodies", "parts")
+
+
+class _Checker:
+    """Pulls arrays out by name, checking dtype and shape; named sizes bind on first use."""
+
+    def __init__(self, where: str, arrays: dict, sizes: dict):
+        self.where, self.arrays, self.sizes, self.used = where, arrays, dict(sizes), set()
+
+    def fail(self, message: str):
+        raise ValueError(f"{self.where}: {message}")
+
+    def take(self, name: str, dtype, dims: tuple) -> np.ndarray:
+        """Array ``name`` as ``dtype`` with shape ``dims`` (ints, or size names like "N")."""
+        if name not in self.arrays:
+            self.fail(f"array {name!r} is missing")
+        self.used.add(name)
+        array, dtype = self.arrays[name], np.dtype(dtype)
+        if array.dtype.kind != dtype.kind or array.dtype.itemsize != dtype.itemsize:
+            self.fail(f"array {name!r} has dtype {array.dtype}, expected {dtype}")
+        for dim, have in zip(dims, array.shape):
+            if isinstance(dim, str) and dim not in self.sizes:
+                self.sizes[dim] = have
+        want = tuple(self.sizes[d] if isinstance(d, str) else d for d in dims)
+        if array.shape != want:
+            text = "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+            named = [f"{d} = {self.sizes[d]}" for d in dict.fromkeys(dims) if isinstance(d, str)]
+            self.fail(
+                f"array {name!r} has shape {array.shape}, expected {text}"
+                + (f" with {', '.join(named)}" if named else "")
+            )
+        return array.astype(dtype, copy=False)  # native byte order
+
+    def require(self, condition, message: str) -> None:
+        if not np.all(condition):
+            self.fail(message)
+
+    def finish(self) -> None:
+        extra = sorted(set(self.arrays) - self.used)
+        if extra:
+            self.fail(f"unexpected array {extra[0]!r}")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_finite_number(value) -> bool:
+    # JSON ints are unbounded: compare them rather than convert them (10**400 overflows).
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return _is_int(value) and abs(value) <= _INT64_MAX
+
+
+def _header_section(header: dict, section: str, keys: dict, where: str) -> dict:
+    """header[section] as a dict whose keys are exactly ``keys`` (name -> test)."""
+    values = header.get(section)
+    if not isinstance(values, dict) or set(values) != set(keys):
+        raise ValueError(
+            f"{where}: header {section!r} must have exactly the fields {sorted(keys)}, "
+            f"got {values!r}"
+        )
+    for key, test in keys.items():
+        if not test(values[key]):
+            raise ValueError(f"{where}: header field '{section}.{key}' is {values[key]!r}")
+    return values
+
+
+def _check(header: dict, arrays: dict, shapes: tuple, where: str) -> _Checked:
+    """Check a snapshot completely; ValueError naming ``where`` and the first problem."""
+    from .world import World  # lazily: world.py may import this module
+
+    _check_format(header, where)
+    settings = _header_section(header, "settings", dict.fromkeys(_SETTINGS, _anything), where)
+    try:
+        # The World's own argument checks decide which settings are valid.
+        world = World(**settings)
+    except Exception as error:  # TypeError and ValueError, or whatever odd JSON provokes
+        raise ValueError(f"{where}: header settings: {error}") from None
+
+    def count(value):
+        return _is_int(value) and 0 <= value <= _INT64_MAX
+
+    state = _header_section(
+        header,
+        "state",
+        {
+            "next_id": lambda v: _is_int(v) and 0 <= v <= _MAX_IDS,
+            "next_part_uid": count,
+            "accumulator": lambda v: _is_finite_number(v) and v >= 0,
+            "steps": count,
+            "pose_revision": count,
+            "next_island": count,
+            "stepped": lambda v: isinstance(v, bool),
+        },
+        where,
+    )
+    counts = _header_section(
+        header,
+        "counts",
+        {
+            "bodies": count,
+            "parts": lambda v: _is_int(v) and 0 <= v < _MAX_PARTS,
+            "part_width": lambda v: _is_int(v) and 1 <= v <= 4096,
+        },
+        where,
+    )
+    n, p, k = counts["bodies"], counts["parts"], counts["part_width"]
+    check = _Checker(where, arrays, {"N": n, "P": p, "K": k, "I": state["next_id"]})
+
+    # Bodies: exactly the fields of this engine's body table.
+    bodies = {}
+    for name, (trailing, dtype) in world._bodies._fields.items():
+        bodies[name] = value = check.take(f"body.{name}", dtype, ("N", *trailing))
+        if value.dtype.kind == "f":
+            allowed = ~np.isnan(value) if name in _MAY_BE_INFINITE else np.isfinite(value)
+            check.require(allowed, f"array 'body.{name}' holds NaN or infinity")
+    _check_bodies(check, bodies, state["next_id"])
+
+    # Parts: this engine's part fields, K vertex slots.
+    parts = {}
+    for name, (trailing, dtype) in PartTable(width=k).table._fields.items():
+        dims = ("P", "K", 2) if trailing == (k, 2) else ("P", *trailing)
+        parts[name] = value = check.take(f"part.{name}", dtype, dims)
+        if value.dtype.kind == "f":
+            check.require(np.isfinite(value), f"array 'part.{name}' holds NaN or infinity")
+    _check_parts(check, parts, n, k, state["next_part_uid"])
+
+    row_of_id = check.take("row_of_id", np.int64, ("I",))
+    check.require((row_of_id >= -1) & (row_of_id < n), "array 'row_of_id' holds rows out of range")
+    check.require(
+        row_of_id[bodies["body_id"]] == np.arange(n), "arrays 'row_of_id' and 'body.body_id' differ"
+    )
+    check.require(np.sum(row_of_id >= 0) == n, "array 'row_of_id' maps ids to removed rows")
+
+    warm = {}
+    for name, template in vars(WarmStartCache()).items():
+        warm[name] = check.take(f"warm.{name}", template.dtype, ("W",))
+        if template.dtype.kind == "f":
+            check.require(np.isfinite(warm[name]), f"array 'warm.{name}' holds NaN or infinity")
+    keys = warm.get("keys", np.zeros(0, np.int64))
+    check.require(keys >= 0, "array 'warm.keys' holds negative keys")
+    check.require(np.diff(keys) >= 0, "array 'warm.keys' is not sorted")
+    check.require(
+        (keys >> (ROW_BITS + FEATURE_BITS) < p) & ((keys >> FEATURE_BITS) & (_MAX_PARTS - 1) < p),
+        "array 'warm.keys' names parts out of range",
+    )
+
+    # Handles: the live bodies, then removed bodies that events still name.
+    extra = check.take("extra_handle_ids", np.int64, ("E",))
+    check.require((extra >= 0) & (extra < state["next_id"]), "extra handle ids out of range")
+    check.require(np.diff(extra) > 0, "array 'extra_handle_ids' is not sorted and unique")
+    check.require(row_of_id[extra] == -1, "array 'extra_handle_ids' names live bodies")
+    handle_ids = np.concatenate([bodies["body_id"], extra])
+    if shapes is None or len(shapes) != len(handle_ids):
+        check.fail(
+            f"header 'handle_shapes' has {None if shapes is None else len(shapes)} entries, "
+            f"expected {len(handle_ids)} (N + E)"
+        )
+    parts_per_body = np.bincount(parts["body"], minlength=n)
+    for row in range(n):
+        if sum(len(shape.parts) for shape in shapes[row]) != parts_per_body[row]:
+            check.fail(f"body row {row}: its shapes have other parts than array 'part.body' says")
+
+    _check_events(check, state, handle_ids)
+    check.finish()
+
+    checked = _Checked()
+    checked.world, checked.state, checked.counts = world, state, counts
+    checked.shapes, checked.handle_ids = shapes, handle_ids
+    checked.bodies, checked.parts = bodies, parts
+    checked.arrays = {name: check.arrays[name] for name in check.used}
+    return checked
+
+
+def _anything(value) -> bool:
+    return True  # the World constructor checks settings
+
+
+def _check_bodies(check: _Checker, bodies: dict, next_id: int) -> None:
+    """The invariants ``World.add_body`` establishes, for the fields that have them."""
+    kind = bodies["kind"]
+    check.require(np.isin(kind, list(KIND_CODES.values())), "array 'body.kind' has unknown kinds")
+    dynamic = kind == KIND_CODES["dynamic"]
+    for name in ("mass", "inertia"):
+        value = bodies[name]
+        check.require(value > 0.0, f"array 'body.{name}' holds values <= 0")
+        check.require(np.isfinite(value[dynamic]), f"array 'body.{name}' is infinite for dynamic")
+    for name in ("inv_mass", "inv_inertia"):
+        value = bodies[name]
+        check.require(value[dynamic] > 0.0, f"array 'body.{name}' is not > 0 for dynamic bodies")
+        check.require(value[~dynamic] == 0.0, f"array 'body.{name}' is not 0 for other bodies")
+    check.require(bodies["friction"] >= 0.0, "array 'body.friction' holds negative values")
+    restitution = bodies["restitution"]
+    check.require((restitution >= 0) & (restitution <= 1), "'body.restitution' not in [0, 1]")
+    check.require(bodies["reach"] >= 0.0, "array 'body.reach' holds negative values")
+    for name in ("category", "mask"):
+        bits = bodies[name]
+        check.require((bits >= 0) & (bits <= 0xFFFF), f"array 'body.{name}' exceeds 16 bits")
+    group = bodies["group"]
+    check.require((group >= -(2**31)) & (group < 2**31), "array 'body.group' exceeds 32 bits")
+    ids = bodies["body_id"]
+    check.require((ids >= 0) & (ids < next_id), "array 'body.body_id' holds ids out of range")
+    check.require(np.diff(ids) > 0, "array 'body.body_id' is not increasing")
+
+
+def _check_parts(check: _Checker, parts: dict, n: int, k: int, next_uid: int) -> None:
+    """Parts in body order, each body with at least one, vertex counts within the slots."""
+    owner = parts["body"]
+    check.require((owner >= 0) & (owner < n), "array 'part.body' holds rows out of range")
+    check.require(np.diff(owner) >= 0, "array 'part.body' is not in body order")
+    check.require(np.bincount(owner, minlength=n) > 0, "a body has no parts in 'part.body'")
+    count, radius = parts["count"], parts["radius"]
+    check.require((count >= 1) & (count <= k), "array 'part.count' out of range")
+    check.require(radius >= 0.0, "array 'part.radius' holds negative radii")
+    # A circle is one vertex with a radius; a polygon has at least three vertices.
+    check.require(
+        np.where(radius > 0.0, count == 1, count >= 3), "parts neither circle nor polygon"
+    )
+    check.require(parts["reach"] >= 0.0, "array 'part.reach' holds negative values")
+    uid = parts["uid"]
+    check.require((uid >= 0) & (uid < next_uid), "array 'part.uid' holds ids out of range")
+    check.require(len(np.unique(uid)) == len(uid), "array 'part.uid' repeats ids")
+
+
+def _check_events(check: _Checker, state: dict, handle_ids: np.ndarray) -> None:
+    """Keys sorted and unique, named bodies known, lengths as the event code indexes them."""
+
+    def names_known(ids: np.ndarray, name: str) -> None:
+        check.require(np.isin(ids, handle_ids), f"array {name!r} names unknown bodies")
+
+    def sorted_keys(name: str, size: str) -> None:
+        keys = check.take(name, np.int64, (size,))
+        check.require(keys >= 0, f"array {name!r} holds negative keys")
+        check.require(np.diff(keys) > 0, f"array {name!r} is not sorted and unique")
+
+    sorted_keys("contact_keys", "C")
+    sorted_keys("sensor_keys", "S")
+    names_known(check.take("sensor_handles", np.int64, ("S", 2)), "sensor_handles")
+    empty = ContactTable.empty()
+    for label, size, points in (("previous", "C0", "Q0"), ("last", "C", "Q")):
+        for field in dataclass_fields(empty):
+            name = f"contacts.{label}.{field.name}"
+            template = getattr(empty, field.name)
+            trailing = template.shape[1:]
+            leading = points if field.name in ("points", "pair_of_point") else size
+            dtype = np.int64 if template.dtype == object else template.dtype
+            value = check.take(name, dtype, (leading, *trailing))
+            if field.name == "keys":
+                check.require(value >= 0, f"array {name!r} holds negative keys")
+                check.require(np.diff(value) > 0, f"array {name!r} is not sorted and unique")
+            elif template.dtype == object:
+                names_known(value, name)
+            elif field.name == "pair_of_point":
+                check.require(
+                    (value >= 0) & (value < check.sizes[size]), f"array {name!r} out of range"
+                )
+            elif value.dtype.kind == "f":
+                check.require(np.isfinite(value), f"array {name!r} holds NaN or infinity")
+    check.take("events.began", bool, ("C",))
+    check.take("events.persisting", bool, ("C",))
+    check.take("events.ended", bool, ("C0",))
+    names_known(check.take("events.sensor_old_handles", np.int64, ("S0", 2)), "sensor_old_handles")
+    check.take("events.sensor_began", bool, ("S",))
+    check.take("events.sensor_ended", bool, ("S0",))
+    if not state["stepped"]:
+        for size in ("C", "C0", "S", "S0"):
+            check.require(check.sizes[size] == 0, "events recorded for a world that never stepped")
+
+
+# -- building ----------------------------------------------------------------------------------
+def _apply(world, checked: _Checked, references: tuple | None, fresh: bool) -> None:
+    """Build the new state objects from ``checked``, then swap them into ``world`` at once.
+
+    fresh: ``world`` was just made (load, unpickling): ids and the pose revision are taken
+    as saved. Otherwise handles of ``world`` may be out there: ids stay above every id
+    handed out, and the pose revision moves past every value the query cache has seen.
+    """
+    state, counts, arrays = checked.state, checked.counts, checked.arrays
+    n, p, k = counts["bodies"], counts["parts"], counts["part_width"]
+
+    bodies = Table(world._bodies._fields, capacity=max(16, n))
+    for name, value in checked.bodies.items():
+        bodies.arrays[name][:n] = value
+    bodies.count = n
+    parts = PartTable(capacity=max(16, p), width=k)
+    for name, value in checked.parts.items():
+        parts.table.arrays[name][:p] = value
+    parts.table.count = p
+    parts.next_uid = state["next_part_uid"]
+
+    next_id = state["next_id"] if fresh else max(state["next_id"], world._next_id)
+    length = max(16, next_id, 0 if fresh else len(world._row_of_id))
+    row_of_id = np.full(length, -1, dtype=np.int64)  # -1: removed, or not handed out yet
+    row_of_id[: state["next_id"]] = arrays["row_of_id"]
+
+    warm = WarmStartCache()
+    for name in vars(warm):
+        setattr(warm, name, arrays[f"warm.{name}"].copy())
+
+    # Handles: the same objects where this world's handles are still alive.
+    handles = []
+    for i, body_id in enumerate(checked.handle_ids.tolist()):
+        handle = references[i]() if references is not None else None
+        if handle is None or handle._world is not world or handle._id != body_id:
+            handle = Body(world, body_id, tuple(checked.shapes[i]))
+        handles.append(handle)
+    by_id = np.empty(max(1, state["next_id"]), dtype=object)
+    by_id[checked.handle_ids] = handles
+
+    def handles_of(name: str) -> np.ndarray:
+        ids = arrays[name]
+        result = np.empty(ids.shape, dtype=object)
+        result[...] = by_id[ids]
+        return result
+
+    tables = []
+    for label in ("previous", "last"):
+        values = {}
+        for field in dataclass_fields(ContactTable):
+            name = f"contacts.{label}.{field.name}"
+            values[field.name] = handles_of(name) if field.name == "handles" else arrays[name]
+        tables.append(ContactTable(**{key: np.array(v) for key, v in values.items()}))
+    sensor_handles = handles_of("sensor_handles")
+    if state["stepped"]:
+        pending = tuple(
+            arrays[f"events.{name}"].copy() for name in ("began", "persisting", "ended")
+        )
+        sensor_pending = (
+            handles_of("events.sensor_old_handles"),
+            sensor_handles,
+            arrays["events.sensor_began"].copy(),
+            arrays["events.sensor_ended"].copy(),
+        )
+    else:
+        pending = sensor_pending = None
+
+    # Nothing below can fail: the world changes completely or (above) not at all.
+    for attribute in _SETTINGS.values():
+        setattr(world, attribute, getattr(checked.world, attribute))
+    world._bodies = bodies
+    world._parts = parts
+    world._handles = handles[:n]
+    world._handle_array = None
+    world._row_of_id = row_of_id
+    world._warm = warm
+    for key, attribute in _STATE.items():
+        setattr(world, attribute, state[key])
+    world._accumulator = float(state["accumulator"])
+    world._next_id = next_id
+    if not fresh:
+        world._pose_revision = max(state["pose_revision"], world._pose_revision) + 1
+    world._contact_keys = arrays["contact_keys"].copy()
+    world._sensor_keys = arrays["sensor_keys"].copy()
+    world._sensor_handles = sensor_handles
+    world._contact_sources = (None, None)
+    world._contact_tables = tuple(tables)
+    world._pending = pending
+    world._sensor_pending = sensor_pending
+    world._events = None
+
+
+# -- copy.deepcopy and pickle ------------------------------------------------------------------
+def world_getstate(world) -> dict:
+    """``World.__getstate__``: a snapshot and the event handlers.
+
+    deepcopy: the copy shares the (immutable) snapshot and calls the same handler objects.
+    pickle: the snapshot is pickled as arrays and shape data; each handler is pickled too,
+    and one that cannot be raises TypeError naming it.
+    """
+    return {"snapshot": snapshot(world), "handlers": _Handlers(world._handlers)}
+
+
+def world_setstate(world, state: dict) -> None:
+    """``World.__setstate__``: ``world`` is a bare ``World.__new__`` object."""
+    if not isinstance(state, dict) or not isinstance(state.get("snapshot"), Snapshot):
+        raise ValueError("pickled World: its state is not a World snapshot")
+    from .world import World  # lazily: world.py may import this module
+
+    snap = state["snapshot"]
+    where = "pickled World"
+    checked = _check(snap._header, dict(snap._arrays), _shapes_of(snap, where), where)
+    # A fully initialised World first, so that what this module does not restore (handlers,
+    # caches, attributes added later with their defaults) is as a new World has it.
+    probe = checked.world
+    World.__init__(world, **{arg: getattr(probe, attr) for arg, attr in _SETTINGS.items()})
+    _apply(world, checked, snap._handles, fresh=True)
+    handlers = state.get("handlers")
+    if isinstance(handlers, _Handlers):
+        for event, functions in handlers.by_event.items():
+            world._handlers[event] = list(functions)
+
+
+class _Handlers:
+    """A World's handlers inside its copied or pickled state.
+
+    deepcopy keeps the handler objects (functions cannot be meaningfully deep-copied, and
+    a copied bound method would drag a copy of its whole object along); pickling checks
+    each handler first so that the error names the culprit.
+    """
+
+    __slots__ = ("by_event",)
+
+    def __init__(self, by_event: dict):
+        self.by_event = {event: list(functions) for event, functions in by_event.items()}
+
+    def __copy__(self) -> _Handlers:
+        return _Handlers(self.by_event)
+
+    def __deepcopy__(self, memo) -> _Handlers:
+        return _Handlers(self.by_event)
+
+    def __reduce__(self):
+        _check_picklable(self.by_event)
+        return _Handlers, (self.by_event,)
+
+
+# Set while checking handlers: a handler whose pickle holds the world (a bound method of a
+# game object that owns it) would otherwise check itself again, forever.
+_checking = threading.local()
+
+
+def _check_picklable(by_event: dict) -> None:
+    if getattr(_checking, "active", False):
+        return
+    _checking.active = True
+    try:
+        for event, functions in by_event.items():
+            for function in functions:
+                try:
+                    pickle.dumps(function)
+                except Exception as error:
+                    name = getattr(function, "__qualname__", None) or repr(function)
+                    raise TypeError(
+                        f"cannot pickle World: its {event!r} handler {name} cannot be pickled "
+                        f"({error}); unregister it with world.off({event!r}, handler) first, "
+                        "or register a module-level function"
+                    ) from error
+    finally:
+        _checking.active = False
