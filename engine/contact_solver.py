@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .settings import LINEAR_SLOP, RESTITUTION_THRESHOLD
+from .settings import RESTITUTION_THRESHOLD
 
 # The block solve falls back to one row after the other when the 2x2 effective-mass matrix
 # is this badly conditioned (two points nearly on top of each other).
@@ -39,8 +39,7 @@ class Manifolds:
     (+inf in an unused slot); friction, restitution: (M,) mixed; normal_impulse: (M, 2)
     and tangent_impulse: (M,) accumulated, warm-started; points: (M, 2, 2) world points
     at the step start (NaN in an unused slot); keys: (M, 2) int64 warm-start names of the
-    points (-1 in an unused slot); impact: (M, 2) approach speed (<= 0) remembered from a
-    speculative hit last step, to bounce with now that the point touches (0 if none).
+    points (-1 in an unused slot).
     """
 
     body_a: np.ndarray
@@ -56,7 +55,6 @@ class Manifolds:
     tangent_impulse: np.ndarray
     points: np.ndarray
     keys: np.ndarray
-    impact: np.ndarray
 
     def __len__(self) -> int:
         return len(self.body_a)
@@ -165,11 +163,7 @@ class ContactSolver:
         approach = np.column_stack(
             [np.einsum("ij,ij->i", pair_v, normal0), np.einsum("ij,ij->i", pair_v, normal1)]
         )
-        # A point that was stopped at the surface last step by a speculative contact
-        # arrives with its gap closed and little speed left: it bounces with the speed it
-        # had when it hit.
-        self.approach = np.minimum(approach, manifolds.impact[order])
-        self.touching = used & (gap <= LINEAR_SLOP)
+        self.approach = approach
         self.restitution = manifolds.restitution[order]
         self.normal_impulse = manifolds.normal_impulse[order]
         self.tangent_impulse = manifolds.tangent_impulse[order]
@@ -222,8 +216,6 @@ class ContactSolver:
         """Write the impulses back to the manifolds, in their own order."""
         self.m.normal_impulse[self.order] = self.normal_impulse
         self.m.tangent_impulse[self.order] = self.tangent_impulse
-        pending = getattr(self, "pending_impact", None)
-        self.m.impact[self.order] = 0.0 if pending is None else pending
 
     def restitute(self) -> None:
         """Bounce: points that approached fast and were pushed leave at -e times that speed.
@@ -235,10 +227,7 @@ class ContactSolver:
         """
         v = self.velocities
         hit = (self.approach < -RESTITUTION_THRESHOLD) & (self.normal_impulse > 0.0)
-        # A speculative point stopped the bodies at the surface: they bounce next step, from
-        # the surface, instead of turning back a gap short of it.
-        self.pending_impact = np.where(hit & ~self.touching, self.approach, 0.0)
-        bouncing = hit & self.touching & (self.restitution[:, None] > 0.0)
+        bouncing = hit & (self.restitution[:, None] > 0.0)
         if not bouncing.any():
             self._store()
             return
@@ -250,19 +239,50 @@ class ContactSolver:
             target = np.where(use, goal[batch.index], batch.target)
             pair_v = v[batch.bodies].reshape(-1, 6)
             pn = batch.normal_impulse
-            vn0 = np.einsum("ij,ij->i", pair_v, batch.normal0) - target[:, 0]
-            vn1 = np.einsum("ij,ij->i", pair_v, batch.normal1) - target[:, 1]
-            new0, new1 = _block_solve(pn[:, 0], pn[:, 1], vn0, vn1, batch)
+            now0 = np.einsum("ij,ij->i", pair_v, batch.normal0)
+            now1 = np.einsum("ij,ij->i", pair_v, batch.normal1)
+            new0, new1 = _block_solve(
+                pn[:, 0], pn[:, 1], now0 - target[:, 0], now1 - target[:, 1], batch
+            )
             # Manifolds with nothing bouncing keep their impulses.
             touched = use.any(axis=1)
             new0 = np.where(touched, new0, pn[:, 0])
             new1 = np.where(touched, new1, pn[:, 1])
+            scale = _energy_cap(batch, self.approach[batch.index], pn, now0, now1, new0, new1)
+            new0 = pn[:, 0] + scale * (new0 - pn[:, 0])
+            new1 = pn[:, 1] + scale * (new1 - pn[:, 1])
             pair_v += batch.push_normal0 * (new0 - pn[:, 0])[:, None]
             pair_v += batch.push_normal1 * (new1 - pn[:, 1])[:, None]
             pn[:, 0] = new0
             pn[:, 1] = new1
             v[batch.bodies] = pair_v.reshape(-1, 2, 3)
         self._store()
+
+
+def _energy_cap(batch: Batch, approach, total, now0, now1, new0, new1) -> np.ndarray:
+    """(m,) share in [0, 1] of each manifold's bounce impulse that adds no energy.
+
+    A bounce aims each point at -e times its approach speed. Two points aimed at once can
+    ask for more than the impact gave (a spinning box meeting a face: the second point's
+    approach is partly spin the first one's impulse takes away), and rigid bodies would
+    come out of an elastic impact faster than they went in. So the kinetic energy the
+    normal impulses put into a pair over the whole step, measured from the approach, may
+    not become positive: the bounce impulse d is scaled by the largest a in [0, 1] with
+        total . (approach + now) / 2  +  a d . now  +  a^2 d K d / 2  <=  0.
+    approach: (m, 2) normal velocities at the step start; total: (m, 2) impulses so far;
+    now0, now1: (m,) normal velocities now; new0, new1: (m,) impulses with the bounce.
+    """
+    d0, d1 = new0 - total[:, 0], new1 - total[:, 1]
+    k11, k12, k22 = batch.k[:, 0], batch.k[:, 1], batch.k[:, 2]
+    spent = 0.5 * (total[:, 0] * (approach[:, 0] + now0) + total[:, 1] * (approach[:, 1] + now1))
+    linear = d0 * now0 + d1 * now1
+    quadratic = 0.5 * (k11 * d0 * d0 + 2.0 * k12 * d0 * d1 + k22 * d1 * d1)
+    gained = spent + linear + quadratic
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = (-linear + np.sqrt(np.maximum(linear * linear - 4.0 * quadratic * spent, 0.0))) / (
+            2.0 * quadratic
+        )
+    return np.where(gained <= 0.0, 1.0, np.clip(np.nan_to_num(root), 0.0, 1.0))
 
 
 def _block_solve(x0, x1, b0, b1, batch: Batch):

@@ -89,8 +89,7 @@ part.radius, part.reach        (P,) f8
 row_of_id                      (I,) i8      the row of each body id, -1 once removed
 extra_handle_ids               (E,) i8      ids of removed bodies named by event arrays
 warm.keys                      (W,) i8      sorted warm-start point keys
-warm.normal, warm.tangent,     (W,) f8      their impulses and remembered impact speeds
-warm.impact
+warm.normal, warm.tangent      (W,) f8      their impulses
 contact_keys                   (C,) i8      sorted body-pair keys touching after the last step
 sensor_keys                    (S,) i8      sorted keys of the sensor overlaps
 sensor_handles                 (S, 2) i8    their body ids (sensor, other)

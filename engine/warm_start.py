@@ -29,7 +29,6 @@ class WarmStartCache:
         self.keys = np.zeros(0, dtype=np.int64)
         self.normal = np.zeros(0)
         self.tangent = np.zeros(0)
-        self.impact = np.zeros(0)
 
     def load(self, manifolds, part_a, part_b, features) -> None:
         """Name the manifolds' points and fill their impulses where last step had them.
@@ -45,7 +44,6 @@ class WarmStartCache:
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         found = used & (self.keys[at] == keys)
         manifolds.normal_impulse[found] = self.normal[at[found]]
-        manifolds.impact[found] = self.impact[at[found]]
         # Friction acts once per manifold: take it from the first point that matched.
         tangent = np.where(found, self.tangent[at], 0.0)
         manifolds.tangent_impulse[:] = np.where(found[:, 0], tangent[:, 0], tangent[:, 1])
@@ -59,7 +57,6 @@ class WarmStartCache:
         self.normal = manifolds.normal_impulse[used][order]
         per_point = np.repeat(manifolds.tangent_impulse[:, None], 2, axis=1)
         self.tangent = per_point[used][order]
-        self.impact = manifolds.impact[used][order]
 
     def forget_parts(self, first: int, count: int) -> None:
         """Drop points of part rows [first, first + count) and renumber later rows."""
@@ -77,4 +74,3 @@ class WarmStartCache:
         self.keys = point_keys(row_a, row_b, feature[keep])
         self.normal = self.normal[keep]
         self.tangent = self.tangent[keep]
-        self.impact = self.impact[keep]

@@ -424,7 +424,7 @@ class World:
         solver.iterate(self.velocity_iterations)
         solver.restitute()
         if solved is not manifolds:
-            for field in ("normal_impulse", "tangent_impulse", "impact"):
+            for field in ("normal_impulse", "tangent_impulse"):
                 getattr(manifolds, field)[moving] = getattr(solved, field)
 
         # 5. integrate positions, stopping fast bodies at their time of impact
@@ -459,7 +459,7 @@ class World:
         self._record_events(manifolds, sensor_keys, sensor_rows, arrays)
         if self.sleep:
             # A body still being pushed out of an overlap is not at rest, however slow.
-            pushed = np.any(np.abs(positions - integrated) > 0.01 * LINEAR_SLOP, axis=1)
+            pushed = np.any(np.abs(positions - integrated) > 0.2 * LINEAR_SLOP, axis=1)
             self._fall_asleep(manifolds, arrays, dt, pushed)
 
     # -- step stages ----------------------------------------------------------------------
@@ -522,7 +522,12 @@ class World:
         candidates = (kind == DYNAMIC) & awake
         speed = np.hypot(arrays["velocity"][:, 0], arrays["velocity"][:, 1])
         turning = np.abs(arrays["angular_velocity"]) * arrays["reach"]
-        resting = candidates & (speed < SLEEP_SPEED) & (turning < SLEEP_SPEED) & ~pushed
+        # Nor is a body with a contact still well past the slop: the overlap is unresolved.
+        deep = np.zeros(len(kind), dtype=bool)
+        overlapped = np.min(manifolds.separation, axis=1) < -2.0 * LINEAR_SLOP
+        deep[manifolds.body_a[overlapped]] = True
+        deep[manifolds.body_b[overlapped]] = True
+        resting = candidates & (speed < SLEEP_SPEED) & (turning < SLEEP_SPEED) & ~pushed & ~deep
         arrays["sleep_time"][:] = np.where(resting, arrays["sleep_time"] + dt, 0.0)
         if not resting.any():
             return
@@ -532,7 +537,15 @@ class World:
         label = components(len(kind), a[linked], b[linked])
         shortest = np.full(len(kind), np.inf)
         np.minimum.at(shortest, label, np.where(candidates, arrays["sleep_time"], np.inf))
-        ready = candidates & (shortest[label] >= TIME_TO_SLEEP)
+        # Only an island that rests on something static sleeps: a body drifting freely
+        # (however slowly) keeps its momentum, and costs the solver nothing anyway.
+        on_ground = np.zeros(len(kind), dtype=bool)
+        held = (kind[a] != DYNAMIC) | (kind[b] != DYNAMIC)
+        on_ground[a[held]] = True
+        on_ground[b[held]] = True
+        grounded = np.zeros(len(kind), dtype=bool)
+        np.logical_or.at(grounded, label, on_ground & candidates)
+        ready = candidates & (shortest[label] >= TIME_TO_SLEEP) & grounded[label]
         if not ready.any():
             return
         awake[ready] = False
@@ -602,7 +615,6 @@ class World:
             tangent_impulse=np.zeros(len(a)),
             points=points,
             keys=np.full((len(a), 2), -1, dtype=np.int64),
-            impact=np.zeros((len(a), 2)),
         )
         self._warm.load(manifolds, part_a[touching], part_b[touching], found.features[touching])
         return manifolds
