@@ -29,7 +29,9 @@ def main() -> None:
             print(f"{name}: not available ({error})")
             continue
         for label, value, unit in suite.run():
-            print(f"{label:<52} {value:>14,.1f}  {unit}")
+            # Small figures (drifts in metres, ratios) keep their significant digits.
+            text = f"{value:>14,.1f}" if abs(value) >= 100 else f"{value:>14.4g}"
+            print(f"{label:<52} {text}  {unit}")
 
 
 if __name__ == "__main__":
