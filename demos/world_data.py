@@ -53,15 +53,8 @@ def row_of(world: World, body) -> int:
 
 
 def sleeping(world: World) -> np.ndarray:
-    """(N,) bool: bodies the engine has put to sleep.
-
-    The engine has no sleeping yet, so this is all False until a "sleeping" field appears;
-    the renderer already dims whatever this returns.
-    """
-    fields = world._bodies.arrays
-    if "sleeping" in fields:
-        return world._bodies.view("sleeping").astype(bool)
-    return np.zeros(world._bodies.count, dtype=bool)
+    """(N,) bool: bodies the engine has put to sleep (``world.awake`` is False)."""
+    return ~np.asarray(world.awake, dtype=bool)
 
 
 def contact_table(world: World):
