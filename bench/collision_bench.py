@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from bench.timing import best_of
 from engine import Box, Polygon, collide, collide_many
 from engine.narrowphase import collide_parts
 from engine.packing import concatenate
@@ -29,16 +28,6 @@ def random_pairs(n: int, seed: int = 1):
     )
     velocities = rng.normal(size=(n, 2))
     return catalog, kind_a, kind_b, poses_a, poses_b, velocities
-
-
-def best_of(repeats: int, run) -> float:
-    """Shortest wall time of ``repeats`` runs, in seconds."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def run() -> list[tuple[str, float, str]]:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from bench.timing import best_of
 from engine.coloring import color_batches, color_constraints
 
 PYRAMID_ROWS = 100
@@ -54,16 +53,6 @@ def max_movable_degree(body_a, body_b, movable) -> int:
     """Largest number of constraints at one movable body."""
     ends = np.concatenate([body_a[movable[body_a]], body_b[movable[body_b]]])
     return int(np.bincount(ends).max()) if ends.size else 0
-
-
-def best_of(repeats: int, run) -> float:
-    """Shortest wall time of ``repeats`` runs, in seconds."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def run() -> list[tuple[str, float, str]]:

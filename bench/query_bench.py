@@ -15,6 +15,7 @@ import time
 
 import numpy as np
 
+from bench.timing import best_of
 from engine import Box, Circle, Polygon, World
 from engine.character import move_and_slide
 from engine.queries import build_index, current_index, query_aabb, query_point, shape_cast
@@ -49,16 +50,6 @@ def random_rays(side: float, count: int, seed: int = 1) -> tuple[np.ndarray, np.
     starts = rng.uniform(0.0, side, (count, 2))
     heading = rng.uniform(0.0, 2 * math.pi, count)
     return starts, starts + RAY_LENGTH * np.stack([np.cos(heading), np.sin(heading)], axis=1)
-
-
-def best_of(repeats: int, run) -> float:
-    """Shortest wall time of ``repeats`` runs, in seconds."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def brute_force_fractions(world: World, starts, ends) -> np.ndarray:
