@@ -204,11 +204,7 @@ class ContactSolver:
                 # Then both normal rows together.
                 vn0 = np.einsum("ij,ij->i", pair_v, batch.normal0) - batch.target[:, 0]
                 vn1 = np.einsum("ij,ij->i", pair_v, batch.normal1) - batch.target[:, 1]
-                new0, new1 = _block_solve(pn[:, 0], pn[:, 1], vn0, vn1, batch)
-                pair_v += batch.push_normal0 * (new0 - pn[:, 0])[:, None]
-                pair_v += batch.push_normal1 * (new1 - pn[:, 1])[:, None]
-                pn[:, 0] = new0
-                pn[:, 1] = new1
+                _push_normals(batch, pair_v, *_block_solve(pn[:, 0], pn[:, 1], vn0, vn1, batch))
                 v[batch.bodies] = pair_v.reshape(-1, 2, 3)
         self._store()
 
@@ -251,12 +247,19 @@ class ContactSolver:
             scale = _energy_cap(batch, self.approach[batch.index], pn, now0, now1, new0, new1)
             new0 = pn[:, 0] + scale * (new0 - pn[:, 0])
             new1 = pn[:, 1] + scale * (new1 - pn[:, 1])
-            pair_v += batch.push_normal0 * (new0 - pn[:, 0])[:, None]
-            pair_v += batch.push_normal1 * (new1 - pn[:, 1])[:, None]
-            pn[:, 0] = new0
-            pn[:, 1] = new1
+            _push_normals(batch, pair_v, new0, new1)
             v[batch.bodies] = pair_v.reshape(-1, 2, 3)
         self._store()
+
+
+def _push_normals(batch: Batch, pair_v: np.ndarray, new0, new1) -> None:
+    """Set the batch's normal impulses to (new0, new1) (m,) and apply the change to the
+    pairs' velocities ``pair_v`` (m, 6), in place."""
+    pn = batch.normal_impulse
+    pair_v += batch.push_normal0 * (new0 - pn[:, 0])[:, None]
+    pair_v += batch.push_normal1 * (new1 - pn[:, 1])[:, None]
+    pn[:, 0] = new0
+    pn[:, 1] = new1
 
 
 def _energy_cap(batch: Batch, approach, total, now0, now1, new0, new1) -> np.ndarray:

@@ -41,11 +41,6 @@ class PackedParts(NamedTuple):
             np.concatenate([self.vertices, self.normals], axis=2).transpose(2, 1, 0)
         )
 
-    @property
-    def is_circle(self) -> np.ndarray:
-        """(P,) bool: which parts are circles."""
-        return self.radius > 0.0
-
 
 def edge_normals(vertices: np.ndarray) -> np.ndarray:
     """Unit outward normals of a CCW polygon's edges. vertices: (n, 2) -> (n, 2)."""

@@ -32,7 +32,7 @@ class Shape:
     ``mass(density)``, ``inertia(density)`` (about its own centroid) and ``aabb(pose)``.
     """
 
-    __slots__ = ("_uid", "_area", "_centroid", "_moment", "_packed", "_bounding_radius")
+    __slots__ = ("_uid", "_area", "_centroid", "_moment", "_packed")
 
     def _finish(self, area: float, centroid: np.ndarray, moment: float, argument: str) -> None:
         if np.isfinite(area) and area <= 0.0:
@@ -44,7 +44,6 @@ class Shape:
         object.__setattr__(self, "_centroid", _frozen(centroid))
         object.__setattr__(self, "_moment", moment)
         object.__setattr__(self, "_packed", None)
-        object.__setattr__(self, "_bounding_radius", None)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable; build a new shape instead")
@@ -87,15 +86,6 @@ class Shape:
         pose = as_pose(pose, "pose")
         lowers, uppers = zip(*(part._part_aabb(pose) for part in self.parts))
         return np.min(lowers, axis=0), np.max(uppers, axis=0)
-
-    @property
-    def bounding_radius(self) -> float:
-        """Radius of the smallest origin-centred circle holding the shape (body-local)."""
-        if self._bounding_radius is None:
-            packed = self.packed
-            reach = np.linalg.norm(packed.vertices, axis=2).max(axis=1) + packed.radius
-            object.__setattr__(self, "_bounding_radius", float(reach.max()))
-        return self._bounding_radius
 
     @property
     def packed(self) -> PackedParts:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 
 import numpy as np
@@ -10,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.coloring_bench import pyramid_graph
 from engine.coloring import _hash32, batch_is_independent, color_batches, color_constraints
 
 SETTINGS = settings(deadline=None, max_examples=150)
@@ -95,26 +95,6 @@ def multigraphs(draw):
     return body_a.astype(np.int64), body_b.astype(np.int64), movable
 
 
-def pyramid_graph(rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Contact graph of a box pyramid: body 0 is the static ground, then rows bottom-up."""
-    starts = 1 + np.concatenate([[0], np.cumsum(np.arange(rows, 0, -1))])
-    body_a, body_b = [], []
-    for row in range(rows):
-        boxes = starts[row] + np.arange(rows - row)
-        body_a.append(boxes[:-1])  # each box touches its right neighbour
-        body_b.append(boxes[1:])
-        if row == 0:
-            body_a.append(boxes)
-            body_b.append(np.zeros_like(boxes))
-        else:
-            below = starts[row - 1] + np.arange(rows - row)
-            body_a += [boxes, boxes]
-            body_b += [below, below + 1]
-    movable = np.ones(starts[-1], dtype=bool)
-    movable[0] = False
-    return np.concatenate(body_a), np.concatenate(body_b), movable
-
-
 @SETTINGS
 @given(multigraphs())
 def test_random_multigraphs_are_coloured_validly(graph):
@@ -169,18 +149,17 @@ def test_pyramid_graph_shape():
     assert max_movable_degree(body_a, body_b, movable) == 6
 
 
-def test_large_graphs_take_milliseconds_not_seconds():
-    # About 5 ms each on a laptop; a 1 s limit only catches per-constraint Python work or a
-    # regression to one winner per round (e.g. static bodies wrongly treated as shared).
+def test_large_graphs_pack_many_constraints_per_colour():
+    """Large graphs: colours stay few, so each colour is a big batch.
+
+    A regression to one winner per round, or static bodies wrongly treated as shared, shows
+    here as thousands of colours rather than a handful (speed itself is for make bench).
+    """
     m = 50_000
-    graphs = [
-        pyramid_graph(100),
-        (np.arange(1, m + 1), np.zeros(m, dtype=np.int64), np.arange(m + 1) > 0),
-    ]
-    for body_a, body_b, movable in graphs:
-        start = time.perf_counter()
+    star_on_ground = (np.arange(1, m + 1), np.zeros(m, dtype=np.int64), np.arange(m + 1) > 0)
+    for (body_a, body_b, movable), most in ((pyramid_graph(100), 6 + 2), (star_on_ground, 1)):
         colors = color_constraints(body_a, body_b, movable)
-        assert time.perf_counter() - start < 1.0
+        assert colors.max() + 1 <= most
         assert all(batch_is_independent(body_a, body_b, movable, b) for b in color_batches(colors))
 
 
