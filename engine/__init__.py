@@ -8,12 +8,18 @@ True
 from .body import Body
 from .collide import Collision, CollisionBatch, collide, collide_many
 from .events import Contact, Event, SensorOverlap
+from .joints import DistanceJoint, Joint, MouseJoint, RevoluteJoint, WeldJoint
 from .shapes import Box, Circle, ConcavePolygon, Polygon, Shape
 from .world import HandlerError, World
 
 __all__ = [
     "Body",
     "Contact",
+    "DistanceJoint",
+    "Joint",
+    "MouseJoint",
+    "RevoluteJoint",
+    "WeldJoint",
     "Event",
     "HandlerError",
     "SensorOverlap",

@@ -190,25 +190,29 @@ class ContactSolver:
 
     def iterate(self, passes: int) -> None:
         """Gauss-Seidel passes over every colour batch."""
-        v = self.velocities
         for _ in range(passes):
             for batch in self.batches:
-                pair_v = v[batch.bodies].reshape(-1, 6)
-                pn, pt = batch.normal_impulse, batch.tangent_impulse
-                # Friction first, bounded by the current normal impulses.
-                vt = np.einsum("ij,ij->i", pair_v, batch.tangent)
-                limit = batch.friction * (pn[:, 0] + pn[:, 1])
-                new = np.minimum(np.maximum(pt - batch.tangent_mass * vt, -limit), limit)
-                pair_v += batch.push_tangent * (new - pt)[:, None]
-                pt[:] = new
-                # Then both normal rows together.
-                vn0 = np.einsum("ij,ij->i", pair_v, batch.normal0) - batch.target[:, 0]
-                vn1 = np.einsum("ij,ij->i", pair_v, batch.normal1) - batch.target[:, 1]
-                _push_normals(batch, pair_v, *_block_solve(pn[:, 0], pn[:, 1], vn0, vn1, batch))
-                v[batch.bodies] = pair_v.reshape(-1, 2, 3)
-        self._store()
+                self.solve(batch)
+        self.store()
 
-    def _store(self) -> None:
+    def solve(self, batch: Batch) -> None:
+        """One pass over one colour's manifolds: friction, then both normal rows."""
+        v = self.velocities
+        pair_v = v[batch.bodies].reshape(-1, 6)
+        pn, pt = batch.normal_impulse, batch.tangent_impulse
+        # Friction first, bounded by the current normal impulses.
+        vt = np.einsum("ij,ij->i", pair_v, batch.tangent)
+        limit = batch.friction * (pn[:, 0] + pn[:, 1])
+        new = np.minimum(np.maximum(pt - batch.tangent_mass * vt, -limit), limit)
+        pair_v += batch.push_tangent * (new - pt)[:, None]
+        pt[:] = new
+        # Then both normal rows together.
+        vn0 = np.einsum("ij,ij->i", pair_v, batch.normal0) - batch.target[:, 0]
+        vn1 = np.einsum("ij,ij->i", pair_v, batch.normal1) - batch.target[:, 1]
+        _push_normals(batch, pair_v, *_block_solve(pn[:, 0], pn[:, 1], vn0, vn1, batch))
+        v[batch.bodies] = pair_v.reshape(-1, 2, 3)
+
+    def store(self) -> None:
         """Write the impulses back to the manifolds, in their own order."""
         self.m.normal_impulse[self.order] = self.normal_impulse
         self.m.tangent_impulse[self.order] = self.tangent_impulse
@@ -225,7 +229,7 @@ class ContactSolver:
         hit = (self.approach < -RESTITUTION_THRESHOLD) & (self.normal_impulse > 0.0)
         bouncing = hit & (self.restitution[:, None] > 0.0)
         if not bouncing.any():
-            self._store()
+            self.store()
             return
         goal = np.where(bouncing, -self.restitution[:, None] * self.approach, 0.0)
         for batch in self.batches:
@@ -249,7 +253,7 @@ class ContactSolver:
             new1 = pn[:, 1] + scale * (new1 - pn[:, 1])
             _push_normals(batch, pair_v, new0, new1)
             v[batch.bodies] = pair_v.reshape(-1, 2, 3)
-        self._store()
+        self.store()
 
 
 def _push_normals(batch: Batch, pair_v: np.ndarray, new0, new1) -> None:

@@ -37,3 +37,8 @@ SLEEP_SPEED = 0.05  # m/s
 
 # An island whose bodies have all rested this long falls asleep and leaves the solver.
 TIME_TO_SLEEP = 0.5  # s
+
+# Joint limits: the angle a limit may be passed without correction (so a joint resting on
+# its limit does not jitter), and the most one correction pass may turn a joint back.
+ANGULAR_SLOP = 2.0 * 3.141592653589793 / 180.0  # rad
+MAX_ANGULAR_CORRECTION = 8.0 * 3.141592653589793 / 180.0  # rad

@@ -21,6 +21,7 @@ from .broadphase import empty_pairs, find_pairs
 from .ccd import clamp_to_impact, fast_bodies
 from .character import move_and_slide
 from .coloring import color_batches, color_constraints
+from .constraint_passes import solve_velocities
 from .contact_solver import ContactSolver, Manifolds
 from .events import (
     EVENT_NAMES,
@@ -34,6 +35,11 @@ from .events import (
 )
 from .filtering import check_bits, check_group, pairs_pass_filter
 from .islands import components
+from .joint_positions import correct_joint_positions
+from .joint_solver import JointSolver
+from .joint_store import JOINT_FIELDS, WORLD
+from .joints import Joint
+from .step_joints import StepJoints, joint_slots
 from .narrowphase import collide_parts
 from .packing import concatenate
 from .position_correction import correct_positions
@@ -102,6 +108,9 @@ class World:
         self._row_of_id = np.zeros(16, dtype=np.int64)
         self._next_id = 0
         self._warm = WarmStartCache()
+        self._joints = Table(JOINT_FIELDS)
+        self._joint_handles: list[Joint] = []
+        self._next_joint_id = 0
         self._accumulator = 0.0
         self._steps = 0
         self._pose_revision = 0
@@ -264,6 +273,12 @@ class World:
         for action, handle, *data in deferred:
             if action == "add":
                 self._insert(handle, *data)
+            elif action == "add_joint":
+                if handle._world is self and self._joint_row(handle) < 0:
+                    self._insert_joint(handle)
+            elif action == "remove_joint":
+                if self._joint_row(handle) >= 0:
+                    self._delete_joint(self._joint_row(handle))
             elif self._row_of(handle) >= 0:
                 self.remove(handle)
 
@@ -285,8 +300,14 @@ class World:
             # Inside a presolve handler, or added during this step: remove after the step.
             self._deferred.append(("remove", body))
             return
-        # Bodies resting on the removed one wake up (and fall, if it held them).
+        # Bodies resting on the removed one wake up (and fall, if it held them); its
+        # joints go with it, and what they held wakes too.
         self._wake_touching(body._id)
+        self._wake_rows(row)
+        ids = self._joints.view("joint_id")
+        mine = (self._joints.view("body_a") == body._id) | (self._joints.view("body_b") == body._id)
+        for joint_id in ids[mine]:
+            self._delete_joint(int(np.flatnonzero(self._joints.view("joint_id") == joint_id)[0]))
         part_rows = np.flatnonzero(self._parts.table.view("body") == row)
         self._warm.forget_parts(int(part_rows[0]), len(part_rows))
         self._parts.delete_body(row)
@@ -295,6 +316,97 @@ class World:
         self._handle_array = None
         self._row_of_id[body._id] = -1
         self._row_of_id[self._row_of_id > row] -= 1
+
+    # -- joints -----------------------------------------------------------------------------
+    def add_joint(self, joint: Joint) -> Joint:
+        """Add a joint (RevoluteJoint, DistanceJoint, WeldJoint or MouseJoint); returns it.
+
+        Its anchors are fixed to its bodies where they stand now. Both bodies wake up.
+        Raises TypeError for a non-joint, ValueError for a joint already added, a body of
+        another world or one removed, or a joint without a dynamic body.
+        """
+        if not isinstance(joint, Joint):
+            raise TypeError(f"joint: expected a Joint, got {type(joint).__name__}")
+        if joint._world is not None:
+            raise ValueError("joint: it has already been added to a world")
+        bodies = [body for body in (joint.body_a, joint.body_b) if body is not None]
+        pending = {id(entry[1]) for entry in self._deferred if entry[0] == "add"}
+        for name, body in zip(("body_a", "body_b"), bodies):
+            if body._world is not self:
+                raise ValueError(f"{name}: it belongs to another world")
+            if self._row_of(body) < 0 and id(body) not in pending:
+                raise ValueError(f"{name}: it has been removed from its world")
+        if not any(body.kind == "dynamic" for body in bodies):
+            raise ValueError("joint: needs at least one dynamic body to act on")
+        joint._world = self
+        joint._id = self._next_joint_id
+        self._next_joint_id += 1
+        if self._stepping or any(self._row_of(body) < 0 for body in bodies):
+            # During a step (a presolve handler) the step's arrays are in use: add after it.
+            self._deferred.append(("add_joint", joint))
+        else:
+            self._insert_joint(joint)
+        return joint
+
+    def _insert_joint(self, joint: Joint) -> None:
+        record = joint._record()
+        record["joint_id"] = joint._id
+        self._joints.append(record)
+        self._joint_handles.append(joint)
+        self._wake_joint(self._joints.count - 1)
+
+    def remove_joint(self, joint: Joint) -> None:
+        """Remove a joint; its bodies wake up. Removing twice raises ValueError."""
+        if not isinstance(joint, Joint):
+            raise TypeError(f"joint: expected a Joint, got {type(joint).__name__}")
+        if joint._world is not self:
+            raise ValueError("joint: it is not in this world")
+        row = self._joint_row(joint)
+        queued = any(entry[0] == "add_joint" and entry[1] is joint for entry in self._deferred)
+        if row < 0 and not queued or any(
+            entry[0] == "remove_joint" and entry[1] is joint for entry in self._deferred
+        ):
+            raise ValueError("joint: it has already been removed")
+        if self._stepping or row < 0:
+            self._deferred.append(("remove_joint", joint))
+            return
+        self._delete_joint(row)
+
+    def _delete_joint(self, row: int) -> None:
+        self._wake_joint(row)
+        self._joints.delete(row)
+        self._joint_handles.pop(row)
+
+    def _wake_joint(self, row: int) -> None:
+        """Wake the bodies of the joint at table ``row``."""
+        slots = self._joint_slots()[row]
+        self._wake_rows(slots[slots < self._bodies.count])
+
+    @property
+    def joints(self) -> list:
+        """Every joint, in the order added."""
+        return list(self._joint_handles)
+
+    def _joint_row(self, joint: Joint) -> int:
+        """The joint's table row, or -1 when it is not in the table."""
+        rows = np.flatnonzero(self._joints.view("joint_id") == joint._id)
+        if len(rows) == 0 or self._joint_handles[rows[0]] is not joint:
+            return -1
+        return int(rows[0])
+
+    def _write_joint(self, row: int, field: str, value) -> None:
+        self._joints.arrays[field][row] = value
+        self._wake_joint(row)
+
+    def _joint_slots(self) -> np.ndarray:
+        """(J, 2) body rows of the joints' slots A and B (the world: N)."""
+        return joint_slots(self._joints, self._row_of_id, self._bodies.count)
+
+    def _jointed_keys(self) -> np.ndarray:
+        """Body-pair keys (K,) of the joints whose bodies must not collide."""
+        a, b = self._joints.view("body_a"), self._joints.view("body_b")
+        keep = ~self._joints.view("collide_connected") & (a != WORLD)
+        return np.minimum(a, b)[keep] << 32 | np.maximum(a, b)[keep]
 
     @property
     def bodies(self) -> list:
@@ -412,16 +524,28 @@ class World:
             solid = tuple(x[~np.isin(keys, ignored)] for x in solid)
         sensor_keys, sensor_rows = self._sensor_overlaps(parts, *sensing, start, arrays)
 
-        # 4. velocity solve, on the manifolds where something can move: contacts inside a
-        # sleeping island (or against static ground) are kept for events but cost nothing
+        # 4. velocity solve, on the constraints where something can move: contacts inside
+        # a sleeping island (or against static ground) are kept for events but cost nothing
         moving = np.flatnonzero(active[manifolds.body_a] | active[manifolds.body_b])
         solved = manifolds if len(moving) == len(manifolds) else manifolds.subset(moving)
-        colours = color_batches(
-            color_constraints(solved.body_a, solved.body_b, arrays["kind"] == DYNAMIC)
+        joints = StepJoints.gather(
+            self._joints, self._row_of_id, active, arrays["kind"], velocity, inv_mass, inv_inertia
         )
+        if joints is not None:
+            velocity = joints.velocity[:-1]  # the solvers share one array
+        colours, joint_spans = _colour(solved, joints, dynamic)
         solver = ContactSolver(solved, colours, velocity, inv_mass, inv_inertia, dt)
         solver.warm_start()
-        solver.iterate(self.velocity_iterations)
+        if joints is None:
+            solver.iterate(self.velocity_iterations)
+        else:
+            joint_solver = JointSolver(
+                joints.columns, joints.slots, joint_spans, joints.velocity,
+                joints.inv_mass, joints.inv_inertia, joints.poses(start), dt,
+            )  # fmt: skip
+            joint_solver.warm_start()
+            solve_velocities(solver, joint_solver, self.velocity_iterations)
+            joints.store_impulses(self._joints)
         solver.restitute()
         if solved is not manifolds:
             for field in ("normal_impulse", "tangent_impulse"):
@@ -439,6 +563,7 @@ class World:
             allowed = np.minimum(allowed, clamp)
         positions = start[:, :2] + velocity[:, :2] * allowed[:, None]
         turned = velocity[:, 2] * allowed
+        angles = start[:, 2] + turned
 
         # 6. positional correction along the contact normals
         integrated = positions.copy()
@@ -446,10 +571,17 @@ class World:
             solved, colours, positions, start[:, :2], turned, inv_mass,
             self.position_iterations,
         )  # fmt: skip
+        if joints is not None:
+            poses = joints.poses(np.column_stack([positions, angles]))
+            correct_joint_positions(
+                joints.columns, joints.slots, joint_spans, poses, joints.inv_mass,
+                joints.inv_inertia, self.position_iterations,
+            )  # fmt: skip
+            positions, angles = poses[:-1, :2], poses[:-1, 2]
 
         # 7. write back, remember impulses, and tell the game what happened
         arrays["position"][:] = positions
-        arrays["angle"][:] = start[:, 2] + turned
+        arrays["angle"][:] = angles
         arrays["velocity"][:] = velocity[:, :2]
         arrays["angular_velocity"][:] = velocity[:, 2]
         arrays["force"][:] = 0.0
@@ -460,7 +592,7 @@ class World:
         if self.sleep:
             # A body still being pushed out of an overlap is not at rest, however slow.
             pushed = np.any(np.abs(positions - integrated) > 0.2 * LINEAR_SLOP, axis=1)
-            self._fall_asleep(manifolds, arrays, dt, pushed)
+            self._fall_asleep(manifolds, arrays, dt, pushed, self._joint_slots())
 
     # -- step stages ----------------------------------------------------------------------
     def _candidate_pairs(self, parts, owner, start, velocity, dt, arrays):
@@ -488,6 +620,10 @@ class World:
         allowed = (body_a != body_b) & pairs_pass_filter(
             arrays["category"], arrays["mask"], arrays["group"], body_a, body_b
         )
+        if self._joints.count:
+            # Bodies joined by a joint do not collide, unless the joint says they do.
+            keys = body_pair_keys(body_a, body_b, arrays["body_id"])
+            allowed &= ~np.isin(keys, self._jointed_keys())
         senses = sensor[body_a] | sensor[body_b]
         solid = allowed & ~senses & (dynamic[body_a] | dynamic[body_b])
         sensing = allowed & senses & ~(static[body_a] & static[body_b])
@@ -507,16 +643,22 @@ class World:
         active = ((kind == DYNAMIC) & awake) | moving_kinematic
         asleep = (kind == DYNAMIC) & ~awake
         a, b = solid[2], solid[3]
+        if self._joints.count:
+            slots = self._joint_slots()
+            a, b = np.concatenate([a, slots[:, 0]]), np.concatenate([b, slots[:, 1]])
+            active, asleep = np.append(active, False), np.append(asleep, False)
         reached = (active[a] & asleep[b]) | (active[b] & asleep[a])
+        active = active[: len(kind)]
         if reached.any():
             self._wake_rows(np.concatenate([a[reached], b[reached]]))
             active = active | ((kind == DYNAMIC) & arrays["awake"])
         return active
 
-    def _fall_asleep(self, manifolds, arrays, dt, pushed) -> None:
+    def _fall_asleep(self, manifolds, arrays, dt, pushed, slots) -> None:
         """Count how long each body has rested; put islands that all rested long to sleep.
 
-        pushed: (N,) bool, bodies the positional correction moved this step.
+        pushed: (N,) bool, bodies the positional correction moved this step; slots: (J, 2)
+        body rows of the joints (N for the world).
         """
         kind, awake = arrays["kind"], arrays["awake"]
         candidates = (kind == DYNAMIC) & awake
@@ -531,11 +673,14 @@ class World:
         arrays["sleep_time"][:] = np.where(resting, arrays["sleep_time"] + dt, 0.0)
         if not resting.any():
             return
-        # Islands: touching dynamic bodies sleep and wake together.
-        a, b = manifolds.body_a, manifolds.body_b
+        # Islands: touching or joined dynamic bodies sleep and wake together. A joint to
+        # the world holds its body like static ground does.
+        a = np.concatenate([manifolds.body_a, slots[:, 0]])
+        b = np.concatenate([manifolds.body_b, slots[:, 1]])
+        kind = np.append(kind, KIND_CODES["static"])  # the world row, N
         linked = (kind[a] == DYNAMIC) & (kind[b] == DYNAMIC)
-        label = components(len(kind), a[linked], b[linked])
-        shortest = np.full(len(kind), np.inf)
+        label = components(len(awake), a[linked], b[linked])
+        shortest = np.full(len(awake), np.inf)
         np.minimum.at(shortest, label, np.where(candidates, arrays["sleep_time"], np.inf))
         # Only an island that rests on something static sleeps: a body drifting freely
         # (however slowly) keeps its momentum, and costs the solver nothing anyway.
@@ -543,8 +688,8 @@ class World:
         held = (kind[a] != DYNAMIC) | (kind[b] != DYNAMIC)
         on_ground[a[held]] = True
         on_ground[b[held]] = True
-        grounded = np.zeros(len(kind), dtype=bool)
-        np.logical_or.at(grounded, label, on_ground & candidates)
+        grounded = np.zeros(len(awake), dtype=bool)
+        np.logical_or.at(grounded, label, on_ground[:-1] & candidates)
         ready = candidates & (shortest[label] >= TIME_TO_SLEEP) & grounded[label]
         if not ready.any():
             return
@@ -552,7 +697,7 @@ class World:
         arrays["velocity"][ready] = 0.0
         arrays["angular_velocity"][ready] = 0.0
         arrays["island"][ready] = self._next_island + label[ready]
-        self._next_island += len(kind)
+        self._next_island += len(awake)
 
     def _wake_touching(self, body_id: int) -> None:
         """Wake the islands of the bodies that touched body ``body_id`` in the last step."""
@@ -897,3 +1042,27 @@ def _check_shapes(shapes) -> list:
                 raise TypeError(f"shapes: expected shapes, got {type(shape).__name__}")
         return list(shapes)
     raise TypeError(f"shapes: expected a shape or a list of shapes, got {type(shapes).__name__}")
+
+
+def _colour(solved: Manifolds, joints, dynamic: np.ndarray):
+    """Colour the contacts and joints together.
+
+    Returns the manifold rows of each colour (a list), and the slice of each colour in the
+    joints, which are put in colour order (None without joints).
+    """
+    if joints is None:
+        return color_batches(color_constraints(solved.body_a, solved.body_b, dynamic)), None
+    m = len(solved)
+    colour = color_constraints(
+        np.concatenate([solved.body_a, joints.slots[:, 0]]),
+        np.concatenate([solved.body_b, joints.slots[:, 1]]),
+        np.append(dynamic, False),
+    )
+    count = int(colour.max()) + 1
+    contact_colours = color_batches(colour[:m])
+    contact_colours += [np.zeros(0, dtype=np.int64)] * (count - len(contact_colours))
+    joint_colour = colour[m:]
+    joints.reorder(np.argsort(joint_colour, kind="stable"))
+    ends = np.cumsum(np.bincount(joint_colour, minlength=count))
+    sizes = np.bincount(joint_colour, minlength=count)
+    return contact_colours, [slice(int(e - n), int(e)) for e, n in zip(ends, sizes)]

@@ -1,0 +1,71 @@
+"""Positional correction of rigid joints: remove the drift the velocity solve leaves.
+
+Velocities that satisfy a joint exactly still let its anchors drift apart over a step (the
+bodies move along tangents of curved paths). After positions are integrated, each rigid
+joint's error C is measured at the bodies' current poses and removed by a position
+impulse  -K^-1 C  (non-linear Gauss-Seidel, as Box2D 2.x does), colour by colour, so
+each correction sees the ones before it. Pivots and welds are corrected fully; a rod by at
+most MAX_CORRECTION per pass; a revolute limit by at most MAX_ANGULAR_CORRECTION, leaving
+ANGULAR_SLOP so that a joint resting on its limit does not jitter. Springs and mouse joints
+are soft by design and are not corrected.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .joint_geometry import USED_ROWS, effective_mass, main_rows
+from .joint_store import DISTANCE, MOUSE, REVOLUTE
+from .settings import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_CORRECTION
+
+
+def correct_joint_positions(joints: dict, slots, spans, poses, inv_mass, inv_inertia, passes):
+    """Move ``poses`` (N + 1, 3) (x, y, angle) in place to close the joints' errors.
+
+    joints: joint-table columns in colour order; slots: (J, 2) rows of slot A and B in
+    ``poses`` (the world: the last row, kept at zero); spans: the slice of each colour;
+    inv_mass, inv_inertia: (N + 1,).
+    """
+    kind = joints["kind"]
+    rigid = (kind != MOUSE) & ((kind != DISTANCE) | (joints["frequency"] == 0.0))
+    limited = (kind == REVOLUTE) & (np.isfinite(joints["lower"]) | np.isfinite(joints["upper"]))
+    spans = [s for s in spans if rigid[s].any()]
+    for _ in range(passes):
+        for s in spans:
+            a, b = slots[s, 0], slots[s, 1]
+            pair = np.concatenate([poses[a], poses[b]], axis=1)
+            scale = np.column_stack(
+                [inv_mass[a], inv_mass[a], inv_inertia[a], inv_mass[b], inv_mass[b], inv_inertia[b]]
+            )
+            if limited[s].any():
+                _correct_limits(joints, s, pair, scale)
+            rows, error, _ = main_rows(
+                kind[s], joints["anchor_a"][s], joints["anchor_b"][s], pair[:, :3], pair[:, 3:],
+                joints["length"][s], joints["reference_angle"][s],
+            )  # fmt: skip
+            used = USED_ROWS[kind[s]] & rigid[s, None]
+            error = np.where(used, error, 0.0)
+            error[:, 0] = np.where(
+                kind[s] == DISTANCE,
+                np.clip(error[:, 0], -MAX_CORRECTION, MAX_CORRECTION),
+                error[:, 0],
+            )
+            k, push = effective_mass(rows, scale, used)
+            impulse = -np.linalg.solve(k, error[:, :, None])[:, :, 0]
+            pair += np.einsum("mi,mij->mj", impulse, push)
+            poses[a], poses[b] = pair[:, :3], pair[:, 3:]
+
+
+def _correct_limits(joints: dict, s: slice, pair: np.ndarray, scale: np.ndarray) -> None:
+    """Turn joints past their angle limits back towards them (in place on ``pair``)."""
+    angle = pair[:, 5] - pair[:, 2] - joints["reference_angle"][s]
+    with np.errstate(invalid="ignore"):
+        below = np.clip(angle - joints["lower"][s] + ANGULAR_SLOP, -MAX_ANGULAR_CORRECTION, 0.0)
+        above = np.clip(angle - joints["upper"][s] - ANGULAR_SLOP, 0.0, MAX_ANGULAR_CORRECTION)
+    error = np.nan_to_num(below) + np.nan_to_num(above)
+    axial = scale[:, 2] + scale[:, 5]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        impulse = np.where(axial > 0.0, -error / axial, 0.0)
+    impulse = np.where(joints["kind"][s] == REVOLUTE, impulse, 0.0)
+    pair[:, 2] -= scale[:, 2] * impulse
+    pair[:, 5] += scale[:, 5] * impulse

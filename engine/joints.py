@@ -1,0 +1,454 @@
+"""Joints: handles that hold two bodies (or a body and the world) together.
+
+A joint is built with its bodies and world-space anchor points, then given to
+``World.add_joint``; the anchors are fixed to the bodies at that moment. Afterwards the
+handle reads and writes the world's joint table, like a Body handle does its body row.
+
+>>> from engine import Box, Circle, RevoluteJoint, World
+>>> world = World()
+>>> bob = world.add_body(Circle(0.1), position=(1, 0))
+>>> pivot = world.add_joint(RevoluteJoint(bob, None, anchor=(0, 0)))
+>>> for _ in range(30):
+...     world.step()
+>>> round(float(abs(bob.position).max() ** 2 + min(abs(bob.position)) ** 2), 3)
+1.0
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .body import Body
+from .joint_store import DISTANCE, MOUSE, REVOLUTE, WELD, WORLD
+from .validation import as_finite_float, as_vector
+
+
+def _non_negative(value, argument: str) -> float:
+    value = as_finite_float(value, argument)
+    if value < 0.0:
+        raise ValueError(f"{argument}: must be >= 0, got {value}")
+    return value
+
+
+def _positive(value, argument: str) -> float:
+    value = as_finite_float(value, argument)
+    if value <= 0.0:
+        raise ValueError(f"{argument}: must be > 0, got {value}")
+    return value
+
+
+def _limit(value, argument: str, none: float) -> float:
+    """A limit angle in radians; None means no limit on that side (stored as +-inf)."""
+    return none if value is None else as_finite_float(value, argument)
+
+
+def _check_bool(value, argument: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{argument}: expected a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check_body(value, argument: str, optional: bool):
+    if value is None and optional:
+        return None
+    if not isinstance(value, Body):
+        wanted = "a Body or None" if optional else "a Body"
+        raise TypeError(f"{argument}: expected {wanted}, got {type(value).__name__}")
+    return value
+
+
+def _turn(vector: np.ndarray, angle: float) -> np.ndarray:
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([c * vector[0] - s * vector[1], s * vector[0] + c * vector[1]])
+
+
+class Joint:
+    """Base of the joint handles. Build a RevoluteJoint, DistanceJoint, WeldJoint or
+    MouseJoint and add it with ``World.add_joint``."""
+
+    __slots__ = ("_world", "_id", "_body_a", "_body_b", "_points", "_spec", "__weakref__")
+    _kind = -1
+
+    def __init__(self, body_a, body_b, points, spec: dict, collide_connected):
+        self._world = None
+        self._id = -1
+        self._body_a = _check_body(body_a, "body_a", optional=False)
+        self._body_b = _check_body(body_b, "body_b", optional=True)
+        if self._body_a is self._body_b:
+            raise ValueError("body_b: a joint needs two different bodies (or None for the world)")
+        # World anchor points as given, for body_a and body_b; fixed to the bodies on adding.
+        self._points = points
+        spec["collide_connected"] = _check_bool(collide_connected, "collide_connected")
+        self._spec = spec
+
+    # -- where the joint lives ------------------------------------------------------------
+    @property
+    def world(self):
+        """The World this joint is in (None before adding and after removal)."""
+        if self._world is None or self._world._joint_row(self) < 0:
+            return None
+        return self._world
+
+    @property
+    def _row(self) -> int:
+        if self._world is None:
+            raise ValueError("joint: it has not been added to a world")
+        row = self._world._joint_row(self)
+        if row < 0:
+            raise ValueError("joint: it has been removed from its world")
+        return row
+
+    def _read(self, field: str):
+        if self._world is None:
+            return self._spec[field]
+        return self._world._joints.arrays[field][self._row]
+
+    def _write(self, field: str, value) -> None:
+        if self._world is None:
+            self._spec[field] = value
+        else:
+            self._world._write_joint(self._row, field, value)
+
+    @property
+    def body_a(self) -> Body:
+        """The first body."""
+        return self._body_a
+
+    @property
+    def body_b(self):
+        """The second body, or None when the joint holds body_a to the world."""
+        return self._body_b
+
+    @property
+    def collide_connected(self) -> bool:
+        """Whether the two bodies still collide with each other (fixed when built)."""
+        return bool(self._read("collide_connected"))
+
+    def _record(self) -> dict:
+        """The joint-table row of this joint, from the bodies' poses now."""
+        a, b = self._body_a, self._body_b
+        point_a, point_b = self._points
+        if b is None:  # the world takes slot A (see engine.joint_store)
+            slots, points = (None, a), (point_b, point_a)
+        else:
+            slots, points = (a, b), (point_a, point_b)
+
+        def local(body, point):
+            if body is None:
+                return np.asarray(point, dtype=np.float64)
+            return _turn(point - body.position, -body.angle)
+
+        angle_of = [0.0 if body is None else body.angle for body in slots]
+        return {
+            **self._spec,
+            "kind": self._kind,
+            "body_a": WORLD if slots[0] is None else slots[0]._id,
+            "body_b": slots[1]._id,
+            "anchor_a": local(slots[0], points[0]),
+            "anchor_b": local(slots[1], points[1]),
+            "reference_angle": angle_of[1] - angle_of[0],
+        }
+
+    def _slot_pose(self, slot: int):
+        """(position (2,), angle) of slot 0 (A) or 1 (B) now; the world is at the origin."""
+        body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][self._row])
+        if body_id == WORLD:
+            return np.zeros(2), 0.0
+        row = int(self._world._row_of_id[body_id])
+        bodies = self._world._bodies.arrays
+        return bodies["position"][row].copy(), float(bodies["angle"][row])
+
+    def _anchor(self, slot: int) -> np.ndarray:
+        position, angle = self._slot_pose(slot)
+        return position + _turn(self._read("anchor_" + "ab"[slot]), angle)
+
+    def _swapped(self) -> bool:
+        return self._body_b is None
+
+    @property
+    def anchor_a(self) -> np.ndarray:
+        """(2,) world point where the joint holds body_a, now."""
+        return self._anchor(1 if self._swapped() else 0)
+
+    @property
+    def anchor_b(self) -> np.ndarray:
+        """(2,) world point where the joint holds body_b (or the world), now."""
+        return self._anchor(0 if self._swapped() else 1)
+
+    @property
+    def reaction_force(self) -> np.ndarray:
+        """(2,) force in N the joint put on body_b in the last step (on body_a when alone);
+        the other body felt the opposite."""
+        impulse = self._read("impulse")
+        if self._kind == DISTANCE:
+            axis = self._anchor(1) - self._anchor(0)
+            axis = axis / max(np.hypot(*axis), 1e-12)
+            force = impulse[0] * axis
+        else:
+            force = impulse[:2].copy()
+        return force / self._world.dt
+
+    def __repr__(self) -> str:
+        state = "in a world" if self.world is not None else "not in a world"
+        return f"<{type(self).__name__} {state}>"
+
+
+class RevoluteJoint(Joint):
+    """A shared pivot: the bodies turn freely about ``anchor`` (2,), a world point.
+
+    lower, upper: optional limits in radians on the joint angle (how far body_b has turned
+    relative to body_a since the joint was made; with body_b None, how far body_a has
+    turned). motor_speed: rad/s the motor drives the joint angle at, using at most
+    ``max_motor_torque`` N m (0: no motor).
+    """
+
+    __slots__ = ()
+    _kind = REVOLUTE
+
+    def __init__(
+        self,
+        body_a,
+        body_b,
+        anchor,
+        lower=None,
+        upper=None,
+        motor_speed: float = 0.0,
+        max_motor_torque: float = 0.0,
+        collide_connected: bool = False,
+    ):
+        anchor = as_vector(anchor, "anchor")
+        spec = {
+            "lower": _limit(lower, "lower", -np.inf),
+            "upper": _limit(upper, "upper", np.inf),
+            "motor_speed": as_finite_float(motor_speed, "motor_speed"),
+            "max_motor_torque": _non_negative(max_motor_torque, "max_motor_torque"),
+        }
+        if spec["lower"] > spec["upper"]:
+            raise ValueError(f"lower: must be <= upper, got {lower} > {upper}")
+        super().__init__(body_a, body_b, (anchor, anchor), spec, collide_connected)
+
+    @property
+    def angle(self) -> float:
+        """The joint angle in radians: body_b's turn relative to body_a since joining."""
+        _, angle_a = self._slot_pose(0)
+        _, angle_b = self._slot_pose(1)
+        return angle_b - angle_a - float(self._read("reference_angle"))
+
+    @property
+    def speed(self) -> float:
+        """Rate of change of ``angle``, rad/s."""
+        rates = []
+        for slot in (0, 1):
+            body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][self._row])
+            row = self._world._row_of_id[body_id] if body_id != WORLD else -1
+            rates.append(
+                0.0 if row < 0 else float(self._world._bodies.arrays["angular_velocity"][row])
+            )
+        return rates[1] - rates[0]
+
+    @property
+    def lower(self):
+        """Lower angle limit in radians, or None."""
+        value = float(self._read("lower"))
+        return None if np.isinf(value) else value
+
+    @lower.setter
+    def lower(self, value) -> None:
+        value = _limit(value, "lower", -np.inf)
+        if value > self._read("upper"):
+            raise ValueError(f"lower: must be <= upper ({self.upper}), got {value}")
+        self._write("lower", value)
+
+    @property
+    def upper(self):
+        """Upper angle limit in radians, or None."""
+        value = float(self._read("upper"))
+        return None if np.isinf(value) else value
+
+    @upper.setter
+    def upper(self, value) -> None:
+        value = _limit(value, "upper", np.inf)
+        if value < self._read("lower"):
+            raise ValueError(f"upper: must be >= lower ({self.lower}), got {value}")
+        self._write("upper", value)
+
+    @property
+    def motor_speed(self) -> float:
+        """Speed the motor drives the joint angle at, rad/s."""
+        return float(self._read("motor_speed"))
+
+    @motor_speed.setter
+    def motor_speed(self, value) -> None:
+        self._write("motor_speed", as_finite_float(value, "motor_speed"))
+
+    @property
+    def max_motor_torque(self) -> float:
+        """Largest torque the motor may use, N m (0: no motor)."""
+        return float(self._read("max_motor_torque"))
+
+    @max_motor_torque.setter
+    def max_motor_torque(self, value) -> None:
+        self._write("max_motor_torque", _non_negative(value, "max_motor_torque"))
+
+    @property
+    def motor_torque(self) -> float:
+        """Torque the motor applied in the last step, N m."""
+        return float(self._read("motor_impulse")) / self._world.dt
+
+
+class DistanceJoint(Joint):
+    """Keeps ``anchor_a`` on body_a and ``anchor_b`` on body_b (world points, (2,) each)
+    ``length`` apart (None: as far apart as they are now).
+
+    frequency 0 makes a rigid rod; frequency > 0 (Hz) makes a spring that oscillates at
+    that frequency, with ``damping`` the damping ratio (1: critically damped). With body_b
+    None, anchor_b is a fixed world point.
+    """
+
+    __slots__ = ()
+    _kind = DISTANCE
+
+    def __init__(
+        self,
+        body_a,
+        body_b,
+        anchor_a,
+        anchor_b,
+        length=None,
+        frequency: float = 0.0,
+        damping: float = 0.0,
+        collide_connected: bool = False,
+    ):
+        anchor_a = as_vector(anchor_a, "anchor_a")
+        anchor_b = as_vector(anchor_b, "anchor_b")
+        if length is None:
+            length = float(np.hypot(*(anchor_b - anchor_a)))
+            if length <= 0.0:
+                raise ValueError("length: the anchors coincide; give a length > 0")
+        spec = {
+            "length": _positive(length, "length"),
+            "frequency": _non_negative(frequency, "frequency"),
+            "damping": _non_negative(damping, "damping"),
+        }
+        super().__init__(body_a, body_b, (anchor_a, anchor_b), spec, collide_connected)
+
+    @property
+    def length(self) -> float:
+        """Rest length, m."""
+        return float(self._read("length"))
+
+    @length.setter
+    def length(self, value) -> None:
+        self._write("length", _positive(value, "length"))
+
+    @property
+    def frequency(self) -> float:
+        """Spring frequency in Hz (0: a rigid rod)."""
+        return float(self._read("frequency"))
+
+    @frequency.setter
+    def frequency(self, value) -> None:
+        self._write("frequency", _non_negative(value, "frequency"))
+
+    @property
+    def damping(self) -> float:
+        """Damping ratio of the spring (0: none, 1: critical)."""
+        return float(self._read("damping"))
+
+    @damping.setter
+    def damping(self, value) -> None:
+        self._write("damping", _non_negative(value, "damping"))
+
+    @property
+    def current_length(self) -> float:
+        """Distance between the two anchors now, m."""
+        return float(np.hypot(*(self.anchor_b - self.anchor_a)))
+
+
+class WeldJoint(Joint):
+    """Glues body_a and body_b together at ``anchor`` (2,), a world point: neither moves
+    nor turns relative to the other."""
+
+    __slots__ = ()
+    _kind = WELD
+
+    def __init__(self, body_a, body_b, anchor, collide_connected: bool = False):
+        anchor = as_vector(anchor, "anchor")
+        super().__init__(body_a, body_b, (anchor, anchor), {}, collide_connected)
+
+    @property
+    def reaction_torque(self) -> float:
+        """Torque in N m the joint put on body_b in the last step (on body_a when alone)."""
+        return float(self._read("impulse")[2]) / self._world.dt
+
+
+class MouseJoint(Joint):
+    """Pulls a point of ``body`` towards ``target`` (2,), a world point, like a stiff spring
+    of ``frequency`` Hz and ``damping`` ratio, with at most ``max_force`` N.
+
+    anchor: the world point of the body that is pulled (default: the target itself, the
+    point under the pointer when dragging starts). Move the target with ``joint.target``.
+    """
+
+    __slots__ = ()
+    _kind = MOUSE
+
+    def __init__(
+        self,
+        body,
+        target,
+        max_force: float = 1000.0,
+        frequency: float = 5.0,
+        damping: float = 0.7,
+        anchor=None,
+    ):
+        target = as_vector(target, "target")
+        anchor = target if anchor is None else as_vector(anchor, "anchor")
+        spec = {
+            "max_force": _non_negative(max_force, "max_force"),
+            "frequency": _positive(frequency, "frequency"),
+            "damping": _non_negative(damping, "damping"),
+        }
+        super().__init__(body, None, (anchor, target), spec, False)
+
+    @property
+    def target(self) -> np.ndarray:
+        """(2,) world point the body is pulled towards; assign to move it."""
+        if self._world is None:
+            return self._points[1].copy()
+        return self._read("anchor_a").copy()
+
+    @target.setter
+    def target(self, value) -> None:
+        value = as_vector(value, "target")
+        if self._world is None:
+            self._points = (self._points[0], value)
+        else:
+            self._write("anchor_a", value)
+
+    @property
+    def max_force(self) -> float:
+        """Largest pulling force, N."""
+        return float(self._read("max_force"))
+
+    @max_force.setter
+    def max_force(self, value) -> None:
+        self._write("max_force", _non_negative(value, "max_force"))
+
+    @property
+    def frequency(self) -> float:
+        """Frequency of the pull in Hz."""
+        return float(self._read("frequency"))
+
+    @frequency.setter
+    def frequency(self, value) -> None:
+        self._write("frequency", _positive(value, "frequency"))
+
+    @property
+    def damping(self) -> float:
+        """Damping ratio of the pull."""
+        return float(self._read("damping"))
+
+    @damping.setter
+    def damping(self, value) -> None:
+        self._write("damping", _non_negative(value, "damping"))
