@@ -2,8 +2,8 @@
 
 Polygons are filled and outlined, circles get a radius line so their rotation shows,
 static and kinematic bodies have their own colours. Overlays (each toggled by a number
-key) add bounding boxes, contact points and normals, broad-phase cells, velocities, and
-the dimming of sleeping bodies.
+key) add bounding boxes, contact points and normals, broad-phase cells, velocities, the
+dimming of sleeping bodies, and the joints (``demos.joint_draw``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from engine.swept_bounds import part_bounds
 from . import palette, tessellate, world_data
 from .canvas import Canvas
 from .contact_points import ContactPoints, find_contacts
+from .joint_draw import paint_joints
 
 # Broad-phase grid cells: line and fill (opaque, blended by hand over the background).
 GRID_LINE = (62, 128, 160, 255)
@@ -32,13 +33,14 @@ VELOCITY_SECONDS = 0.1
 
 @dataclass
 class Overlays:
-    """Which extras to draw. The number keys toggle the first five."""
+    """Which extras to draw. The number keys toggle the first six."""
 
     aabbs: bool = False
     contacts: bool = False
     broadphase: bool = False
     velocities: bool = False
     sleeping: bool = True
+    joints: bool = True
     # Colour each convex part on its own and outline every part (shows decompositions);
     # with part_edges off, concave bodies are outlined along their true outline instead.
     part_colours: bool = False
@@ -52,6 +54,7 @@ OVERLAY_KEYS = {
     "3": ("broadphase", "broad phase"),
     "4": ("velocities", "velocities"),
     "5": ("sleeping", "dim asleep"),
+    "6": ("joints", "joints"),
 }
 assert all(name in {f.name for f in fields(Overlays)} for name, _ in OVERLAY_KEYS.values())
 
@@ -88,6 +91,8 @@ class WorldPainter:
         if outlined is not None and outlined.any():
             self._true_outlines(canvas, world, poses, colours)
         self._circles(canvas, packed, vertices, part_poses, fill, edge)
+        if overlays.joints:
+            paint_joints(canvas, world, poses)
 
         if overlays.aabbs:
             lower, upper = part_bounds(packed, part_poses)

@@ -24,6 +24,7 @@ FRAMES = {
     "concave": 240,
     "broadphase": 90,
     "platformer": 120,
+    "joints": 150,
 }
 FOLDER = Path(__file__).resolve().parents[1] / "docs" / "images"
 

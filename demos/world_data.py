@@ -14,9 +14,25 @@ import numpy as np
 
 from engine import World
 from engine.body_store import DYNAMIC, KINEMATIC, STATIC
+from engine.joint_store import DISTANCE, MOUSE, REVOLUTE, WELD
 from engine.packing import PackedParts
 
-__all__ = ["DYNAMIC", "KINEMATIC", "STATIC", "Parts", "body_ids", "kinds", "parts", "row_of"]
+__all__ = [
+    "DISTANCE",
+    "DYNAMIC",
+    "KINEMATIC",
+    "MOUSE",
+    "REVOLUTE",
+    "STATIC",
+    "WELD",
+    "Joints",
+    "Parts",
+    "body_ids",
+    "joints",
+    "kinds",
+    "parts",
+    "row_of",
+]
 
 
 class Parts(NamedTuple):
@@ -55,6 +71,36 @@ def row_of(world: World, body) -> int:
 def sleeping(world: World) -> np.ndarray:
     """(N,) bool: bodies the engine has put to sleep (``world.awake`` is False)."""
     return ~np.asarray(world.awake, dtype=bool)
+
+
+class Joints(NamedTuple):
+    """The world's joints as arrays (J of them), in the order they were added.
+
+    kind: (J,) int8, REVOLUTE, DISTANCE, WELD or MOUSE. rows: (J, 2) int64 body rows of the
+    joint's two ends, -1 for the world. anchors: (J, 2, 2) each end's anchor in its body's
+    centre-of-mass frame; for a world end, a world point (a mouse joint's target).
+    frequency: (J,) Hz of a distance joint's spring (0: a rigid rod) or of a mouse
+    joint's pull.
+    """
+
+    kind: np.ndarray
+    rows: np.ndarray
+    anchors: np.ndarray
+    frequency: np.ndarray
+
+
+def joints(world: World) -> Joints:
+    """Every joint as arrays, so that a frame can place the anchors at the drawn poses.
+
+    The handles' ``anchor_a`` / ``anchor_b`` are where the anchors are after the last step,
+    while the bodies are drawn between the last two steps; the anchors in body frames can
+    follow the drawn poses instead.
+    """
+    table = world._joints
+    slots = world._joint_slots()  # the world end is row N there
+    rows = np.where(slots == len(world._bodies.view("body_id")), -1, slots)
+    anchors = np.stack([table.view("anchor_a"), table.view("anchor_b")], axis=1)
+    return Joints(table.view("kind"), rows, anchors, table.view("frequency"))
 
 
 def contact_table(world: World):

@@ -72,3 +72,21 @@ def effective_mass(rows: np.ndarray, scale: np.ndarray, used: np.ndarray):
     k = np.einsum("mik,mjk->mij", rows, push)
     k[:, [0, 1, 2], [0, 1, 2]] += ~used
     return k, push
+
+
+def inverse3(k: np.ndarray) -> np.ndarray:
+    """(m, 3, 3) inverses of the matrices ``k`` (m, 3, 3), by cofactors; a matrix that is
+    singular or not finite (a body thrown to infinity) gets zero, so its joint does
+    nothing that step instead of raising or spreading NaN."""
+    cofactor = np.empty_like(k)
+    for i in range(3):
+        for j in range(3):
+            r0, r1 = [x for x in range(3) if x != i]
+            c0, c1 = [x for x in range(3) if x != j]
+            minor = k[:, r0, c0] * k[:, r1, c1] - k[:, r0, c1] * k[:, r1, c0]
+            cofactor[:, j, i] = minor if (i + j) % 2 == 0 else -minor
+    det = np.einsum("mi,mi->m", k[:, 0, :], cofactor[:, :, 0])
+    good = np.isfinite(det) & (np.abs(det) > 1e-300) & np.isfinite(cofactor).all(axis=(1, 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inverse = cofactor / det[:, None, None]
+    return np.where(good[:, None, None], inverse, 0.0)

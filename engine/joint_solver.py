@@ -9,13 +9,22 @@ Per joint and pass: the revolute motor (one row, torque-limited), then the two o
 angle limits, then the main block (see ``engine.joint_geometry``) solved exactly with its
 inverse mass matrix. Rigid rows take no velocity bias: the drift they leave is removed on
 positions after the step (``engine.joint_positions``), so correcting a stretched joint
-never adds energy. Springs (distance joints with a frequency) and mouse joints are soft
-constraints: the implicit spring-damper form (Erin Catto, "Soft Constraints", GDC 2011)
+never adds energy.
 
-    impulse = -(K + gamma)^-1 (Cdot + bias + gamma * accumulated),
-    gamma = 1 / (h (c + h k)),  bias = C h k gamma,
-
+Springs (distance joints with a frequency f) and mouse joints are soft: a spring-damper
 with stiffness k = m w^2 and damping c = 2 m zeta w for the row's mass m, w = 2 pi f.
+
+- A spring with w h <= SYMPLECTIC_LIMIT pushes with its elastic impulse -h k C taken at
+  the step start, and damps implicitly:  impulse = -(h k C + h c Cdot_end). Together with
+  the position update this is symplectic Euler: an undamped spring keeps its energy and
+  oscillates at its frequency (within (w h)^2 / 24). It is stable while the fastest mode
+  of a chain of springs, up to 2 w, has 2 w h < 2; the limit keeps a margin.
+- Stiffer springs, and mouse joints, use the implicit form (Erin Catto, "Soft
+  Constraints", GDC 2011), stable at any stiffness but losing energy (the amplitude of an
+  undamped spring shrinks by 1 / sqrt(1 + (w h)^2) per step):
+      impulse = -(K + gamma)^-1 (Cdot + bias + gamma * accumulated),
+      gamma = 1 / (h (c + h k)),  bias = C h k gamma.
+
 A mouse joint's accumulated impulse is capped at max_force * h.
 """
 
@@ -25,8 +34,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .joint_geometry import USED_ROWS, effective_mass, main_rows
+from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows
 from .joint_store import DISTANCE, MOUSE, REVOLUTE
+
+# Largest w h (w = 2 pi f) at which a spring is integrated symplectically (see above).
+SYMPLECTIC_LIMIT = 0.5
 
 
 @dataclass
@@ -37,6 +49,7 @@ class JointBatch:
     bodies: np.ndarray  # (m, 2)
     has_motor: bool
     has_limit: bool
+    has_spring: bool
 
 
 class JointSolver:
@@ -62,10 +75,12 @@ class JointSolver:
         )
         used = USED_ROWS[kind]
         k, push = effective_mass(rows, scale, used)
-        gamma, bias = _softness(joints, kind, k, error, inv_mass[b], dt)
+        spring = _explicit_springs(joints, kind, k, error, dt)
+        self.spring, self.spring_push, self.spring_damping, self.spring_scale = spring
+        gamma, bias = _softness(joints, kind, k, error, inv_mass[b], dt, self.spring)
         k[:, [0, 1, 2], [0, 1, 2]] += gamma
         self.rows, self.push = rows, push
-        self.inverse = np.linalg.inv(k) if len(kind) else k
+        self.inverse = inverse3(k)
         self.gamma, self.bias = gamma, bias
         self.max_impulse = np.where(kind == MOUSE, joints["max_force"] * dt, np.inf)
         # Motor and limits act on the relative angular speed, with the axial mass.
@@ -82,8 +97,12 @@ class JointSolver:
         self.upper_mass = np.where(has_upper, axial_mass, 0.0)
         with np.errstate(invalid="ignore"):
             # Speculative: a limit still ahead may be closed within the step and no more.
-            self.lower_bias = np.where(has_lower, np.maximum(angle - joints["lower"], 0.0), 0.0) / dt
-            self.upper_bias = np.where(has_upper, np.maximum(joints["upper"] - angle, 0.0), 0.0) / dt
+            self.lower_bias = (
+                np.where(has_lower, np.maximum(angle - joints["lower"], 0.0), 0.0) / dt
+            )
+            self.upper_bias = (
+                np.where(has_upper, np.maximum(joints["upper"] - angle, 0.0), 0.0) / dt
+            )
         # Impulses of rows that no longer exist (a motor switched off) start from zero.
         joints["motor_impulse"][~motor] = 0.0
         joints["lower_impulse"][~has_lower] = 0.0
@@ -92,7 +111,13 @@ class JointSolver:
         self.inv_inertia = np.column_stack([inv_inertia[a], inv_inertia[b]])
         self.slots = slots
         self.batches = [
-            JointBatch(s, slots[s], bool(motor[s].any()), bool((has_lower | has_upper)[s].any()))
+            JointBatch(
+                s,
+                slots[s],
+                bool(motor[s].any()),
+                bool((has_lower | has_upper)[s].any()),
+                bool(self.spring[s].any()),
+            )
             for s in spans
         ]
 
@@ -134,9 +159,14 @@ class JointSolver:
                 j[name][s] = new
         old = j["impulse"][s]
         speed = np.einsum("mij,mj->mi", self.rows[s], pair_v)
-        step = -np.einsum(
-            "mij,mj->mi", self.inverse[s], speed + self.bias[s] + self.gamma[s] * old
-        )
+        step = -np.einsum("mij,mj->mi", self.inverse[s], speed + self.bias[s] + self.gamma[s] * old)
+        if batch.has_spring:
+            # Elastic push fixed at the step start, damping against the velocity now.
+            explicit = (
+                -(self.spring_damping[s] * speed[:, 0] + self.spring_push[s] + old[:, 0])
+                * self.spring_scale[s]
+            )
+            step[:, 0] = np.where(self.spring[s], explicit, step[:, 0])
         new = _cap(old + step, self.max_impulse[s])
         pair_v += np.einsum("mi,mij->mj", new - old, self.push[s])
         j["impulse"][s] = new
@@ -151,10 +181,24 @@ def _cap(impulse: np.ndarray, bound: np.ndarray) -> np.ndarray:
     return impulse * factor[:, None]
 
 
-def _softness(joints: dict, kind, k, error, inv_mass_b, dt):
-    """gamma and bias (m, 3) of the soft rows: springs and mouse joints; zero elsewhere."""
+def _explicit_springs(joints: dict, kind, k, error, dt):
+    """The springs integrated symplectically: (m,) bool, and per joint the elastic
+    impulse h k C, the damping h c and the scale 1 / (1 + K h c) of the update
+    step = -(h c Cdot + h k C + accumulated) / (1 + K h c)."""
+    omega = 2.0 * np.pi * joints["frequency"]
+    spring = (kind == DISTANCE) & (omega > 0.0) & (omega * dt <= SYMPLECTIC_LIMIT)
+    with np.errstate(divide="ignore"):
+        mass = np.where(spring, 1.0 / k[:, 0, 0], 0.0)
+    push = dt * mass * omega * omega * error[:, 0]
+    damping = dt * 2.0 * mass * joints["damping"] * omega
+    return spring, push, damping, 1.0 / (1.0 + k[:, 0, 0] * damping)
+
+
+def _softness(joints: dict, kind, k, error, inv_mass_b, dt, explicit):
+    """gamma and bias (m, 3) of the implicitly soft rows: stiff springs and mouse joints;
+    zero elsewhere. explicit: (m,) the springs integrated symplectically instead."""
     frequency, damping = joints["frequency"], joints["damping"]
-    spring = (kind == DISTANCE) & (frequency > 0.0)
+    spring = (kind == DISTANCE) & (frequency > 0.0) & ~explicit
     mouse = kind == MOUSE
     # The row's own mass: along a spring's axis, or the body's mass for a mouse pull.
     with np.errstate(divide="ignore"):

@@ -40,4 +40,3 @@ JOINT_FIELDS = {
     "lower_impulse": ((), np.float64),
     "upper_impulse": ((), np.float64),
 }
-

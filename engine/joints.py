@@ -151,7 +151,8 @@ class Joint:
 
     def _slot_pose(self, slot: int):
         """(position (2,), angle) of slot 0 (A) or 1 (B) now; the world is at the origin."""
-        body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][self._row])
+        row = self._row  # raises when the joint is not in a world
+        body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][row])
         if body_id == WORLD:
             return np.zeros(2), 0.0
         row = int(self._world._row_of_id[body_id])

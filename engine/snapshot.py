@@ -16,9 +16,10 @@ API
 ``snapshot(world) -> Snapshot``
     An immutable copy of everything that decides the world's future.
 ``restore(world, snap)``
-    The world's state becomes the snapshot's. Body handles of the same world stay usable:
-    a handle of a body that exists in the snapshot works again; one created after it raises
-    ValueError ("removed") when used. Event handlers are not state: the world keeps its own.
+    The world's state becomes the snapshot's. Body and joint handles of the same world stay
+    usable: a handle of a body or joint that exists in the snapshot works again; one created
+    after it (or removed) raises ValueError ("removed") when used, and its ``world`` is None.
+    Event handlers are not state: the world keeps its own.
 ``save(world, path, compress=False)`` / ``load(path) -> World``
     The file format below. ``path`` may also be a binary file object. ``save`` also takes a
     Snapshot. A saved world continues bitwise identically to the one that was not saved.
@@ -28,7 +29,8 @@ API
 What is saved
 -------------
 Everything that affects the future: the bodies (every field of the body table, whatever
-fields exist), their convex parts, shapes, materials and filters, the id map, the
+fields exist), their convex parts, shapes, materials and filters, the id map, the joints
+(every field of the joint table, their warm-start impulses included), the contacts'
 warm-start impulses, the time accumulator, the step count, the settings, and the event
 bookkeeping (the contact and sensor pairs touching after the last step, so that the next
 step reports began/ended exactly as it would have; and the last step's events and
@@ -45,22 +47,24 @@ copy calls the same handler objects); ``pickle`` keeps them too, and raises a Ty
 that names the handler when one cannot be pickled (a lambda, a local function): unregister
 it with ``world.off`` first, or register a module-level function.
 
-File format "engine-world-snapshot", version 1
+File format "engine-world-snapshot", version 2
 ---------------------------------------------
 An ``.npz`` archive (``numpy.savez``, or ``savez_compressed`` with ``compress=True``) of
 plain numeric arrays, read back with ``allow_pickle=False``: a file never holds pickled
-objects, and loading one never runs code. Body handles appear as body ids (int64).
+objects, and loading one never runs code. Body handles appear as body ids (int64), joint
+handles as joint ids and kind codes (their class).
 
 ``header``: (B,) uint8, a UTF-8 JSON object::
 
     format    "engine-world-snapshot"
-    version   1
+    version   2
     settings  {gravity: [gx, gy], dt, broadphase: "grid" | "quadtree",
                cell_size: null | float, velocity_iterations, position_iterations,
                max_steps_per_advance, sleep: bool}    (the World() arguments)
-    state     {next_id, next_part_uid, next_island, accumulator, steps, pose_revision,
-               stepped: bool (the world has stepped: the last step's events exist)}
-    counts    {bodies: N, parts: P, part_width: K}
+    state     {next_id, next_part_uid, next_joint_id, next_island, accumulator, steps,
+               pose_revision, stepped: bool (the world has stepped: the last step's events
+               exist)}
+    counts    {bodies: N, parts: P, part_width: K, joints: J}
     shapes    [one per distinct shape:
                {type: "Box", width, height, offset: [x, y], angle}
                {type: "Circle", radius, offset: [x, y]}
@@ -69,7 +73,7 @@ objects, and loading one never runs code. Body handles appear as body ids (int64
     handle_shapes  [[shape index, ...] per handle]: the N live bodies in row order, then
                the E removed bodies that the event arrays still name
 
-Arrays (N bodies, P parts of K vertex slots, I = next_id ids, E extra handles, W
+Arrays (N bodies, P parts of K vertex slots, I = next_id ids, E extra handles, J joints, W
 warm-start points, C/C0 touching body pairs after the last step/the one before, Q/Q0
 their contact points, S/S0 sensor overlaps after the last step/the one before):
 
@@ -87,6 +91,18 @@ part.vertices, part.normals    (P, K, 2) f8 packed convex parts (see ``engine.pa
 part.count, part.body, part.uid (P,) i8     vertex count, owner row, stable part id
 part.radius, part.reach        (P,) f8
 row_of_id                      (I,) i8      the row of each body id, -1 once removed
+joint.<field>                  (J, ...)     one per field of ``engine.joint_store.JOINT_FIELDS``
+                                            with its dtype, rows in the order the joints
+                                            were added: joint_id, body_a, body_b (J,) i8
+                                            (body ids; body_a -1: the world); kind (J,) i1
+                                            (0 revolute, 1 distance, 2 weld, 3 mouse);
+                                            anchor_a, anchor_b (J, 2) f8; reference_angle,
+                                            lower, upper, motor_speed, max_motor_torque,
+                                            length, frequency, damping, max_force (J,) f8;
+                                            collide_connected (J,) bool; impulse (J, 3) f8,
+                                            motor_impulse, lower_impulse, upper_impulse
+                                            (J,) f8. Floats finite, except lower (-inf) and
+                                            upper (+inf): no limit
 extra_handle_ids               (E,) i8      ids of removed bodies named by event arrays
 warm.keys                      (W,) i8      sorted warm-start point keys
 warm.normal, warm.tangent      (W,) f8      their impulses
@@ -107,9 +123,17 @@ events.sensor_ended            (S0,) bool
 
 A file is checked completely before anything is built: the format name, the version (a
 newer one is refused), every array's presence, dtype and shape, and the consistency of the
-whole (counts, ids and rows in range, parts in body order, sorted keys, finite numbers). A
-bad file raises ValueError naming the file and the problem; ``load`` returns a new World or
-raises, ``restore`` changes the world entirely or not at all.
+whole (counts, ids and rows in range, parts in body order, sorted keys, finite numbers,
+joints between two different live bodies or a body and the world, with at least one
+dynamic body, and valid limits, lengths and spring settings). A bad file raises ValueError
+naming the file and the problem; ``load`` returns a new World or raises, ``restore``
+changes the world entirely or not at all.
+
+Version history
+---------------
+1. Bodies, parts, warm starting and event bookkeeping. Still read: as a world without
+   joints (no ``state.next_joint_id``, ``counts.joints`` or ``joint.*`` arrays).
+2. Joints: arrays ``joint.*``, ``state.next_joint_id`` and ``counts.joints``.
 """
 
 from __future__ import annotations
@@ -130,8 +154,10 @@ from types import MappingProxyType
 import numpy as np
 
 from .body import Body
-from .body_store import KIND_CODES, PartTable, Table
+from .body_store import DYNAMIC, KIND_CODES, PartTable, Table
 from .events import ContactTable
+from .joint_store import DISTANCE, MOUSE, WORLD
+from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 from .shapes import Box, Circle, ConcavePolygon, Polygon
 from .warm_start import FEATURE_BITS, ROW_BITS, WarmStartCache
 
@@ -150,7 +176,7 @@ __all__ = [
 ]
 
 FORMAT_NAME = "engine-world-snapshot"
-VERSION = 1
+VERSION = 2
 
 # Every World attribute and what happens to it. A World with an attribute in neither dict is
 # refused by ``snapshot``: new state must be saved or excluded on purpose.
@@ -168,6 +194,9 @@ SAVED_ATTRIBUTES = {
     "_handles": "as body ids (body.body_id) and shapes (header shapes, handle_shapes)",
     "_row_of_id": "array row_of_id (ids up to next_id)",
     "_next_id": "header state.next_id",
+    "_joints": "joint table, every field (arrays joint.*), impulses included",
+    "_joint_handles": "as joint ids (joint.joint_id) and classes (joint.kind)",
+    "_next_joint_id": "header state.next_joint_id",
     "_warm": "warm-start cache, every array (arrays warm.*)",
     "_accumulator": "header state.accumulator",
     "_steps": "header state.steps",
@@ -209,6 +238,7 @@ _SETTINGS = {
 # the part table's and the event bookkeeping's).
 _STATE = {
     "next_id": "_next_id",
+    "next_joint_id": "_next_joint_id",
     "accumulator": "_accumulator",
     "steps": "_steps",
     "pose_revision": "_pose_revision",
@@ -216,6 +246,9 @@ _STATE = {
 }
 # Body fields that are +inf for static and kinematic bodies; every other float is finite.
 _MAY_BE_INFINITE = frozenset({"mass", "inertia"})
+# Joint limits: the one infinity each may hold, meaning "no limit"; other floats are finite.
+_NO_LIMIT = {"lower": -np.inf, "upper": np.inf}
+_JOINT_CLASSES = {cls._kind: cls for cls in (RevoluteJoint, DistanceJoint, WeldJoint, MouseJoint)}
 _SHAPE_TYPES = {"Box": Box, "Circle": Circle, "Polygon": Polygon, "ConcavePolygon": ConcavePolygon}
 # Body-pair keys pack two ids into 32 bits each; point keys pack part rows into ROW_BITS.
 _MAX_IDS = 2**31
@@ -228,20 +261,29 @@ class Snapshot:
 
     Holds read-only copies of the state arrays, a small JSON-ready header (settings and
     scalars), the shapes of each body (the shape objects themselves: they are immutable)
-    and weak references to the Body handles, so that ``restore`` into the same world hands
-    back the very handle objects the game holds. ``copy.deepcopy`` returns the snapshot
-    itself; pickling it keeps arrays and shapes (as data) and drops the weak references.
+    and weak references to the Body and Joint handles, so that ``restore`` into the same
+    world hands back the very handle objects the game holds. ``copy.deepcopy`` returns the
+    snapshot itself; pickling it keeps arrays and shapes (as data) and drops the weak
+    references.
     """
 
-    __slots__ = ("_header", "_arrays", "_shapes", "_handles")
+    __slots__ = ("_header", "_arrays", "_shapes", "_handles", "_joint_handles")
 
-    def __init__(self, header: dict, arrays: dict, shapes: tuple, handles: tuple | None):
+    def __init__(
+        self,
+        header: dict,
+        arrays: dict,
+        shapes: tuple,
+        handles: tuple | None,
+        joint_handles: tuple | None = None,
+    ):
         for array in arrays.values():
             array.flags.writeable = False
         object.__setattr__(self, "_header", header)
         object.__setattr__(self, "_arrays", MappingProxyType(arrays))
         object.__setattr__(self, "_shapes", shapes)
         object.__setattr__(self, "_handles", handles)
+        object.__setattr__(self, "_joint_handles", joint_handles)
 
     def __setattr__(self, name, value):
         raise AttributeError("Snapshot is immutable; take a new one with snapshot(world)")
@@ -262,12 +304,20 @@ class Snapshot:
         return self._header["counts"]["bodies"]
 
     @property
+    def joint_count(self) -> int:
+        """J, the number of joints."""
+        return self._header["counts"].get("joints", 0)  # none in an unpickled version 1
+
+    @property
     def nbytes(self) -> int:
         """Bytes held by the snapshot's arrays."""
         return sum(array.nbytes for array in self._arrays.values())
 
     def __repr__(self) -> str:
-        return f"<Snapshot of {self.body_count} bodies at step {self.steps}>"
+        return (
+            f"<Snapshot of {self.body_count} bodies and {self.joint_count} joints "
+            f"at step {self.steps}>"
+        )
 
     def __copy__(self) -> Snapshot:
         return self
@@ -282,7 +332,7 @@ class Snapshot:
 
 def _snapshot_from_pickle(header: dict, arrays: dict) -> Snapshot:
     """A Snapshot from its pickled form; shapes are rebuilt (and checked) by ``restore``."""
-    return Snapshot(header, {name: np.array(a) for name, a in arrays.items()}, None, None)
+    return Snapshot(header, {name: np.array(a) for name, a in arrays.items()}, None, None, None)
 
 
 # -- taking a snapshot -------------------------------------------------------------------------
@@ -316,8 +366,8 @@ def snapshot(world) -> Snapshot:
             "EXCLUDED_ATTRIBUTES (with the reason)"
         )
     arrays = {}
-    bodies, parts = world._bodies, world._parts
-    for prefix, table in (("body", bodies), ("part", parts.table)):
+    bodies, parts, joints = world._bodies, world._parts, world._joints
+    for prefix, table in (("body", bodies), ("part", parts.table), ("joint", joints)):
         for name in table.arrays:
             arrays[f"{prefix}.{name}"] = table.view(name).copy()
     arrays["row_of_id"] = world._row_of_id[: world._next_id].copy()
@@ -380,13 +430,19 @@ def snapshot(world) -> Snapshot:
             "next_part_uid": int(parts.next_uid),
             "stepped": stepped,
         },
-        "counts": {"bodies": bodies.count, "parts": parts.count, "part_width": parts.width},
+        "counts": {
+            "bodies": bodies.count,
+            "parts": parts.count,
+            "part_width": parts.width,
+            "joints": joints.count,
+        },
     }
     return Snapshot(
         header,
         arrays,
         tuple(handle._shapes for handle in handles),
         tuple(weakref.ref(handle) for handle in handles),
+        tuple(weakref.ref(joint) for joint in world._joint_handles),
     )
 
 
@@ -395,10 +451,11 @@ def restore(world, snap: Snapshot) -> None:
     """Set the state of ``world`` to ``snap`` (taken from this world or another one).
 
     The snapshot is checked first; a bad one raises ValueError and leaves the world as it
-    was. Handles of this world keep working for the bodies that exist in the snapshot, and
-    report "removed" for the others. Body ids are never reused: bodies added after a
-    restore get ids above every id this world has handed out (the relative order of ids,
-    all that event order depends on, is unchanged). The world keeps its event handlers.
+    was. Handles of this world keep working for the bodies and joints that exist in the
+    snapshot, and report "removed" for the others. Body and joint ids are never reused:
+    those added after a restore get ids above every id this world has handed out (the
+    relative order of ids, all that event order depends on, is unchanged). The world keeps
+    its event handlers.
     During a step (from a presolve handler) it raises RuntimeError; from a contact or
     sensor handler it works, but the handlers after it still get the step's events.
     """
@@ -407,7 +464,7 @@ def restore(world, snap: Snapshot) -> None:
     if not isinstance(snap, Snapshot):
         raise TypeError(f"snap: expected a Snapshot, got {type(snap).__name__}")
     checked = _check(snap._header, dict(snap._arrays), _shapes_of(snap, "snapshot"), "snapshot")
-    _apply(world, checked, snap._handles, fresh=False)
+    _apply(world, checked, snap._handles, snap._joint_handles, fresh=False)
 
 
 def _shapes_of(snap: Snapshot, where: str) -> tuple:
@@ -485,7 +542,7 @@ def load(path):
     shapes = _shapes_from_header(header, where)
     checked = _check(header, arrays, shapes, where)
     world = checked.world
-    _apply(world, checked, None, fresh=True)
+    _apply(world, checked, None, None, fresh=True)
     return world
 
 
@@ -669,7 +726,17 @@ def _shape_from_spec(spec, index: int, where: str):
 class _Checked:
     """A snapshot that passed every check, ready to build from (all arrays native dtype)."""
 
-    __slots__ = ("world", "state", "counts", "arrays", "shapes", "handle_ids", "bodies", "parts")
+    __slots__ = (
+        "world",
+        "state",
+        "counts",
+        "arrays",
+        "shapes",
+        "handle_ids",
+        "bodies",
+        "parts",
+        "joints",
+    )
 
 
 class _Checker:
@@ -752,32 +819,32 @@ def _check(header: dict, arrays: dict, shapes: tuple, where: str) -> _Checked:
     def count(value):
         return _is_int(value) and 0 <= value <= _INT64_MAX
 
-    state = _header_section(
-        header,
-        "state",
-        {
-            "next_id": lambda v: _is_int(v) and 0 <= v <= _MAX_IDS,
-            "next_part_uid": count,
-            "accumulator": lambda v: _is_finite_number(v) and v >= 0,
-            "steps": count,
-            "pose_revision": count,
-            "next_island": count,
-            "stepped": lambda v: isinstance(v, bool),
-        },
-        where,
-    )
-    counts = _header_section(
-        header,
-        "counts",
-        {
-            "bodies": count,
-            "parts": lambda v: _is_int(v) and 0 <= v < _MAX_PARTS,
-            "part_width": lambda v: _is_int(v) and 1 <= v <= 4096,
-        },
-        where,
-    )
+    state_fields = {
+        "next_id": lambda v: _is_int(v) and 0 <= v <= _MAX_IDS,
+        "next_part_uid": count,
+        "next_joint_id": count,
+        "accumulator": lambda v: _is_finite_number(v) and v >= 0,
+        "steps": count,
+        "pose_revision": count,
+        "next_island": count,
+        "stepped": lambda v: isinstance(v, bool),
+    }
+    count_fields = {
+        "bodies": count,
+        "parts": lambda v: _is_int(v) and 0 <= v < _MAX_PARTS,
+        "part_width": lambda v: _is_int(v) and 1 <= v <= 4096,
+        "joints": count,
+    }
+    has_joints = header["version"] >= 2  # version 1 knew no joints
+    if not has_joints:
+        del state_fields["next_joint_id"], count_fields["joints"]
+    state = _header_section(header, "state", state_fields, where)
+    counts = _header_section(header, "counts", count_fields, where)
+    if not has_joints:
+        state, counts = {**state, "next_joint_id": 0}, {**counts, "joints": 0}
     n, p, k = counts["bodies"], counts["parts"], counts["part_width"]
-    check = _Checker(where, arrays, {"N": n, "P": p, "K": k, "I": state["next_id"]})
+    sizes = {"N": n, "P": p, "K": k, "I": state["next_id"], "J": counts["joints"]}
+    check = _Checker(where, arrays, sizes)
 
     # Bodies: exactly the fields of this engine's body table.
     bodies = {}
@@ -803,6 +870,20 @@ def _check(header: dict, arrays: dict, shapes: tuple, where: str) -> _Checked:
         row_of_id[bodies["body_id"]] == np.arange(n), "arrays 'row_of_id' and 'body.body_id' differ"
     )
     check.require(np.sum(row_of_id >= 0) == n, "array 'row_of_id' maps ids to removed rows")
+
+    # Joints: exactly the fields of this engine's joint table (none in a version-1 file).
+    joints = {}
+    for name, (trailing, dtype) in world._joints._fields.items():
+        if not has_joints:
+            joints[name] = np.zeros((0, *trailing), dtype=dtype)
+            continue
+        joints[name] = value = check.take(f"joint.{name}", dtype, ("J", *trailing))
+        if value.dtype.kind == "f":
+            allowed = np.isfinite(value)
+            if name in _NO_LIMIT:
+                allowed |= value == _NO_LIMIT[name]
+            check.require(allowed, f"array 'joint.{name}' holds NaN or infinity")
+    _check_joints(check, joints, bodies["kind"], row_of_id, state["next_joint_id"])
 
     warm = {}
     for name, template in vars(WarmStartCache()).items():
@@ -839,7 +920,7 @@ def _check(header: dict, arrays: dict, shapes: tuple, where: str) -> _Checked:
     checked = _Checked()
     checked.world, checked.state, checked.counts = world, state, counts
     checked.shapes, checked.handle_ids = shapes, handle_ids
-    checked.bodies, checked.parts = bodies, parts
+    checked.bodies, checked.parts, checked.joints = bodies, parts, joints
     checked.arrays = {name: check.arrays[name] for name in check.used}
     return checked
 
@@ -873,6 +954,51 @@ def _check_bodies(check: _Checker, bodies: dict, next_id: int) -> None:
     ids = bodies["body_id"]
     check.require((ids >= 0) & (ids < next_id), "array 'body.body_id' holds ids out of range")
     check.require(np.diff(ids) > 0, "array 'body.body_id' is not increasing")
+
+
+def _check_joints(
+    check: _Checker, joints: dict, body_kind: np.ndarray, row_of_id: np.ndarray, next_id: int
+) -> None:
+    """The invariants ``World.add_joint`` and the joint handles' setters establish.
+
+    joints: field -> (J, ...) arrays; body_kind: (N,) int8; row_of_id: (I,) checked.
+    """
+    kind = joints["kind"]
+    check.require(np.isin(kind, list(_JOINT_CLASSES)), "array 'joint.kind' has unknown kinds")
+    ids = joints["joint_id"]
+    check.require((ids >= 0) & (ids < next_id), "array 'joint.joint_id' holds ids out of range")
+    check.require(len(np.unique(ids)) == len(ids), "array 'joint.joint_id' repeats ids")
+
+    body_a, body_b = joints["body_a"], joints["body_b"]
+    row_a, row_b = _rows_of_ids(body_a, row_of_id), _rows_of_ids(body_b, row_of_id)
+    check.require(
+        (row_a >= 0) | (body_a == WORLD), "array 'joint.body_a' names bodies that do not exist"
+    )
+    check.require(row_b >= 0, "array 'joint.body_b' names bodies that do not exist (or the world)")
+    check.require(body_a != body_b, "a joint joins a body to itself ('joint.body_a' == 'body_b')")
+    # Row -1 (the world, or no body) indexes the appended False: never dynamic.
+    dynamic = np.append(body_kind == DYNAMIC, False)
+    check.require(
+        dynamic[row_a] | dynamic[row_b], "a joint has no dynamic body ('joint.body_a', 'body_b')"
+    )
+    mouse = kind == MOUSE
+    check.require(body_a[mouse] == WORLD, "a mouse joint is not held to the world (body_a)")
+
+    check.require(joints["lower"] <= joints["upper"], "array 'joint.lower' exceeds 'joint.upper'")
+    check.require(
+        joints["length"][kind == DISTANCE] > 0.0, "array 'joint.length' is <= 0 for distance"
+    )
+    for name in ("frequency", "damping", "max_force", "max_motor_torque"):
+        check.require(joints[name] >= 0.0, f"array 'joint.{name}' holds negative values")
+    check.require(joints["frequency"][mouse] > 0.0, "array 'joint.frequency' is 0 for mouse")
+
+
+def _rows_of_ids(ids: np.ndarray, row_of_id: np.ndarray) -> np.ndarray:
+    """The body row of each id (same shape), -1 for removed ids and ids out of range."""
+    rows = np.full(ids.shape, -1, dtype=np.int64)
+    inside = (ids >= 0) & (ids < len(row_of_id))
+    rows[inside] = row_of_id[ids[inside]]
+    return rows
 
 
 def _check_parts(check: _Checker, parts: dict, n: int, k: int, next_uid: int) -> None:
@@ -940,15 +1066,23 @@ def _check_events(check: _Checker, state: dict, handle_ids: np.ndarray) -> None:
 
 
 # -- building ----------------------------------------------------------------------------------
-def _apply(world, checked: _Checked, references: tuple | None, fresh: bool) -> None:
+def _apply(
+    world,
+    checked: _Checked,
+    references: tuple | None,
+    joint_references: tuple | None,
+    fresh: bool,
+) -> None:
     """Build the new state objects from ``checked``, then swap them into ``world`` at once.
 
-    fresh: ``world`` was just made (load, unpickling): ids and the pose revision are taken
-    as saved. Otherwise handles of ``world`` may be out there: ids stay above every id
-    handed out, and the pose revision moves past every value the query cache has seen.
+    references, joint_references: weak references to the snapshot's Body and Joint handles
+    (None: build new ones). fresh: ``world`` was just made (load, unpickling): ids and the
+    pose revision are taken as saved. Otherwise handles of ``world`` may be out there: ids
+    stay above every id handed out, and the pose revision moves past every value the query
+    cache has seen.
     """
     state, counts, arrays = checked.state, checked.counts, checked.arrays
-    n, p, k = counts["bodies"], counts["parts"], counts["part_width"]
+    n, p, k, j = counts["bodies"], counts["parts"], counts["part_width"], counts["joints"]
 
     bodies = Table(world._bodies._fields, capacity=max(16, n))
     for name, value in checked.bodies.items():
@@ -959,8 +1093,15 @@ def _apply(world, checked: _Checked, references: tuple | None, fresh: bool) -> N
         parts.table.arrays[name][:p] = value
     parts.table.count = p
     parts.next_uid = state["next_part_uid"]
+    joints = Table(world._joints._fields, capacity=max(16, j))
+    for name, value in checked.joints.items():
+        joints.arrays[name][:j] = value
+    joints.count = j
 
     next_id = state["next_id"] if fresh else max(state["next_id"], world._next_id)
+    next_joint_id = state["next_joint_id"]
+    if not fresh:
+        next_joint_id = max(next_joint_id, world._next_joint_id)
     length = max(16, next_id, 0 if fresh else len(world._row_of_id))
     row_of_id = np.full(length, -1, dtype=np.int64)  # -1: removed, or not handed out yet
     row_of_id[: state["next_id"]] = arrays["row_of_id"]
@@ -978,6 +1119,9 @@ def _apply(world, checked: _Checked, references: tuple | None, fresh: bool) -> N
         handles.append(handle)
     by_id = np.empty(max(1, state["next_id"]), dtype=object)
     by_id[checked.handle_ids] = handles
+    joint_handles, joint_bodies = _build_joint_handles(
+        world, checked.joints, by_id, joint_references
+    )
 
     def handles_of(name: str) -> np.ndarray:
         ids = arrays[name]
@@ -1015,10 +1159,15 @@ def _apply(world, checked: _Checked, references: tuple | None, fresh: bool) -> N
     world._handle_array = None
     world._row_of_id = row_of_id
     world._warm = warm
+    world._joints = joints
+    for joint, (body_a, body_b) in zip(joint_handles, joint_bodies):
+        joint._body_a, joint._body_b = body_a, body_b
+    world._joint_handles = joint_handles
     for key, attribute in _STATE.items():
         setattr(world, attribute, state[key])
     world._accumulator = float(state["accumulator"])
     world._next_id = next_id
+    world._next_joint_id = next_joint_id
     if not fresh:
         world._pose_revision = max(state["pose_revision"], world._pose_revision) + 1
     world._contact_keys = arrays["contact_keys"].copy()
@@ -1029,6 +1178,35 @@ def _apply(world, checked: _Checked, references: tuple | None, fresh: bool) -> N
     world._pending = pending
     world._sensor_pending = sensor_pending
     world._events = None
+
+
+def _build_joint_handles(world, joints: dict, by_id: np.ndarray, references: tuple | None):
+    """The Joint handles of the joint rows, and the user-facing bodies of each.
+
+    A handle of this world that the snapshot holds is reused (matched by joint id); any
+    other is a new object of the class of its kind code. joints: field -> (J, ...) arrays;
+    by_id: object array, body id -> the restored world's Body handle. Returns (handles,
+    [(body_a, body_b)]): the caller sets the bodies once nothing can fail any more (a joint
+    to the world is stored with the world in slot A, but its user gave the body first).
+    """
+    alive = [reference() for reference in references or ()]
+    own = {joint._id: joint for joint in alive if joint is not None and joint._world is world}
+    handles, bodies = [], []
+    rows = zip(*(joints[name].tolist() for name in ("joint_id", "kind", "body_a", "body_b")))
+    for joint_id, kind, id_a, id_b in rows:
+        cls = _JOINT_CLASSES[kind]
+        handle = own.get(joint_id)
+        if type(handle) is not cls:
+            handle = cls.__new__(cls)
+            handle._world, handle._id = world, joint_id
+            handle._points, handle._spec = None, {}  # only read before a joint is added
+            handle._body_a = handle._body_b = None
+        handles.append(handle)
+        if id_a == WORLD:
+            bodies.append((by_id[id_b], None))
+        else:
+            bodies.append((by_id[id_a], by_id[id_b]))
+    return handles, bodies
 
 
 # -- copy.deepcopy and pickle ------------------------------------------------------------------
@@ -1055,7 +1233,7 @@ def world_setstate(world, state: dict) -> None:
     # caches, attributes added later with their defaults) is as a new World has it.
     probe = checked.world
     World.__init__(world, **{arg: getattr(probe, attr) for arg, attr in _SETTINGS.items()})
-    _apply(world, checked, snap._handles, fresh=True)
+    _apply(world, checked, snap._handles, snap._joint_handles, fresh=True)
     handlers = state.get("handlers")
     if isinstance(handlers, _Handlers):
         for event, functions in handlers.by_event.items():

@@ -67,6 +67,13 @@ class StepJoints:
         """(N + 1, 3) copy of ``poses`` (N, 3) with the world's zero pose appended."""
         return np.vstack([poses, np.zeros((1, 3))])
 
+    def free(self, manifolds) -> np.ndarray:
+        """(J',) bool: joints whose bodies are in none of ``manifolds``."""
+        touching = np.zeros(len(self.inv_mass), dtype=bool)
+        touching[manifolds.body_a] = True
+        touching[manifolds.body_b] = True
+        return ~(touching[self.slots[:, 0]] | touching[self.slots[:, 1]])
+
     def store_impulses(self, table: Table) -> None:
         """Write the accumulated impulses back to the table, for the next warm start."""
         for name in IMPULSE_FIELDS:

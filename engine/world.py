@@ -39,7 +39,6 @@ from .joint_positions import correct_joint_positions
 from .joint_solver import JointSolver
 from .joint_store import JOINT_FIELDS, WORLD
 from .joints import Joint
-from .step_joints import StepJoints, joint_slots
 from .narrowphase import collide_parts
 from .packing import concatenate
 from .position_correction import correct_positions
@@ -61,6 +60,7 @@ from .snapshot import restore as restore_world
 from .snapshot import save as save_world
 from .snapshot import snapshot as snapshot_world
 from .snapshot import world_getstate, world_setstate
+from .step_joints import StepJoints, joint_slots
 from .swept_bounds import swept_bounds
 from .validation import as_finite_float, as_positive_float, as_vector
 from .warm_start import WarmStartCache
@@ -363,8 +363,10 @@ class World:
             raise ValueError("joint: it is not in this world")
         row = self._joint_row(joint)
         queued = any(entry[0] == "add_joint" and entry[1] is joint for entry in self._deferred)
-        if row < 0 and not queued or any(
-            entry[0] == "remove_joint" and entry[1] is joint for entry in self._deferred
+        if (
+            row < 0
+            and not queued
+            or any(entry[0] == "remove_joint" and entry[1] is joint for entry in self._deferred)
         ):
             raise ValueError("joint: it has already been removed")
         if self._stepping or row < 0:
@@ -390,9 +392,7 @@ class World:
     def _joint_row(self, joint: Joint) -> int:
         """The joint's table row, or -1 when it is not in the table."""
         rows = np.flatnonzero(self._joints.view("joint_id") == joint._id)
-        if len(rows) == 0 or self._joint_handles[rows[0]] is not joint:
-            return -1
-        return int(rows[0])
+        return int(rows[0]) if len(rows) else -1
 
     def _write_joint(self, row: int, field: str, value) -> None:
         self._joints.arrays[field][row] = value
@@ -565,19 +565,28 @@ class World:
         turned = velocity[:, 2] * allowed
         angles = start[:, 2] + turned
 
-        # 6. positional correction along the contact normals
+        # 6. positional correction: first the drift the joints made this step, carried into
+        # the velocities (so a swinging pendulum keeps its energy); then overlaps along the
+        # contact normals; then whatever error the joints are left with, on positions only
+        if joints is not None:
+            poses = joints.poses(np.column_stack([positions, angles]))
+            correct_joint_positions(
+                joints.columns, joints.slots, joint_spans, poses, joints.inv_mass,
+                joints.inv_inertia, self.position_iterations,
+                carry=(joints.poses(start), joints.velocity, dt, joints.free(solved)),
+            )  # fmt: skip
+            positions, angles = poses[:-1, :2], poses[:-1, 2]  # views: one pose array
+            turned = angles - start[:, 2]
         integrated = positions.copy()
         correct_positions(
             solved, colours, positions, start[:, :2], turned, inv_mass,
             self.position_iterations,
         )  # fmt: skip
         if joints is not None:
-            poses = joints.poses(np.column_stack([positions, angles]))
             correct_joint_positions(
                 joints.columns, joints.slots, joint_spans, poses, joints.inv_mass,
                 joints.inv_inertia, self.position_iterations,
             )  # fmt: skip
-            positions, angles = poses[:-1, :2], poses[:-1, 2]
 
         # 7. write back, remember impulses, and tell the game what happened
         arrays["position"][:] = positions

@@ -221,7 +221,7 @@ def test_the_missing_library_message_names_the_packages():
 def test_every_scene_is_listed_with_a_summary():
     listing = list_scenes()
     expected = ("sat", "sweep", "pyramid", "stack", "rain", "bullets", "billiards", "concave",
-                "broadphase", "platformer")  # fmt: skip
+                "broadphase", "platformer", "joints")  # fmt: skip
     for name in expected:
         assert f"  {name} " in listing
     assert registry.lookup("default").name == registry.DEFAULT
@@ -249,6 +249,120 @@ def test_the_documented_scene_example_works():
     for _ in range(60):
         built.world.step()
     assert len(built.world.bodies) == 12
+
+
+# -- joints: dragging with a mouse joint, drawing, the scene ------------------------------
+def test_dragging_pulls_the_body_with_a_mouse_joint_and_letting_go_removes_it():
+    from demos.mouse_drag import PULL_PER_KG, MouseDrag
+    from engine import MouseJoint
+
+    world = World()
+    world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
+    heavy = world.add_body(Box(1, 1), position=(0, 0.5), density=50.0)  # 50 kg
+    drag = MouseDrag()
+    stepper = Stepper(world, [drag.before_step])
+    assert not drag.grab(world, (5.0, 5.0))  # nothing there
+    assert drag.grab(world, (0.2, 0.7)) and drag.active and drag.body is heavy
+    (joint,) = world.joints
+    assert isinstance(joint, MouseJoint) and joint.body_a is heavy
+    assert joint.max_force == pytest.approx(PULL_PER_KG * heavy.mass)
+    assert drag.grabbed_point() == pytest.approx([0.2, 0.7])
+    drag.move((3.0, 4.0))
+    assert joint.target == pytest.approx([3.0, 4.0])
+    for _ in range(60):
+        stepper.advance(1 / 60)
+    # A second later the heavy body hangs from the pointer by the grabbed point.
+    assert np.hypot(*(drag.grabbed_point() - (3.0, 4.0))) < 0.1
+    held_at = heavy.position[1]
+    drag.release()
+    assert world.joints == [] and not drag.active and drag.body is None
+    drag.release()  # letting go twice is harmless
+    for _ in range(60):
+        stepper.advance(1 / 60)
+    assert held_at > 3.5 and heavy.position[1] < 1.0  # fell back to the ground
+
+
+def test_dragging_survives_the_body_being_removed():
+    from demos.mouse_drag import MouseDrag
+
+    world = World()
+    box = world.add_body(Box(1, 1), position=(0, 0))
+    drag = MouseDrag()
+    assert drag.grab(world, (0.0, 0.0))
+    world.remove(box)  # its joints go with it
+    assert world.joints == [] and not drag.active
+    drag.move((1.0, 1.0))
+    drag.before_step(world)
+    drag.release()
+    assert drag.body is None and drag.joint is None
+
+
+def test_joint_arrays_put_the_anchors_where_the_handles_say():
+    """The joint drawing reads the World's private joint table (demos/world_data.py); if
+    the engine moves it, this fails so that world_data gets updated."""
+    from demos import world_data
+    from demos.canvas import Canvas
+    from demos.interpolation import current_poses
+    from demos.joint_draw import SPRING_ZIGS, anchor_points, paint_joints, zigzag
+    from engine import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
+
+    world = World()
+    a = world.add_body(Box(1, 0.2), position=(0.5, 0))
+    b = world.add_body(Box(1, 0.2), position=(1.5, 0))
+    c = world.add_body(Circle(0.3), position=(3.0, 0))
+    handles = [
+        world.add_joint(RevoluteJoint(a, None, (0, 0), lower=-1.0, upper=1.0)),
+        world.add_joint(WeldJoint(a, b, (1, 0))),
+        world.add_joint(DistanceJoint(b, c, (2, 0), (3, 0), frequency=2.0, damping=0.3)),
+        world.add_joint(MouseJoint(c, (3.0, 1.0), anchor=(3.0, 0.2))),
+    ]
+    for _ in range(20):
+        world.step()
+    joints = world_data.joints(world)
+    kinds = [world_data.REVOLUTE, world_data.WELD, world_data.DISTANCE, world_data.MOUSE]
+    assert list(joints.kind) == kinds
+    assert list(joints.frequency[:3]) == [0.0, 0.0, 2.0]  # the mouse joint's pull has one too
+    points = anchor_points(joints, current_poses(world))
+    for joint, ends, rows in zip(handles, points, joints.rows):
+        # A joint to the world keeps the world in its first end.
+        expected = (
+            (joint.anchor_b, joint.anchor_a) if rows[0] < 0 else (joint.anchor_a, joint.anchor_b)
+        )
+        assert ends == pytest.approx(np.array(expected), abs=1e-9)
+    assert points[3, 0] == pytest.approx([3.0, 1.0])  # the mouse joint's target
+
+    start, end = zigzag(points[2:3, 0], points[2:3, 1], 0.1)
+    assert len(start) == SPRING_ZIGS + 3
+    assert start[0] == pytest.approx(points[2, 0]) and end[-1] == pytest.approx(points[2, 1])
+    assert np.allclose(start[1:], end[:-1])  # one connected line
+    canvas = Canvas()
+    canvas.pixel = 0.01
+    paint_joints(canvas, world, current_poses(world))
+    assert canvas.vertex_count > 0
+
+
+def test_joints_scene_holds_together_and_its_keys_work():
+    from engine import RevoluteJoint
+
+    built = registry.lookup("joints").build()
+    world = built.world
+    joints = len(world.joints)
+    motor = next(j for j in world.joints if isinstance(j, RevoluteJoint) and j.max_motor_torque)
+    assert built.on_key("B") and len(world.joints) == joints + 9  # a ragdoll's pins
+    assert built.on_key("M") and motor.motor_speed > 0.0
+    assert not built.on_key("Q")
+    for _ in range(180):
+        world.step()
+    assert motor.speed == pytest.approx(motor.motor_speed, abs=1.0)
+    # Every pin still holds: its two anchors stay together (within a few centimetres).
+    gaps = [
+        np.hypot(*(j.anchor_a - j.anchor_b)) for j in world.joints if isinstance(j, RevoluteJoint)
+    ]
+    assert max(gaps) < 0.05
+    # Nothing fell through the ground or flew off.
+    moving = np.array([body.kind == "dynamic" for body in world.bodies])
+    positions = world.positions[moving]
+    assert positions[:, 1].min() > 0.0 and np.abs(positions[:, 0]).max() < 20.0
 
 
 # -- the platformer's character, without a window ----------------------------------------

@@ -1,6 +1,7 @@
 """Snapshots: restore, save/load, deepcopy and pickle continue a world bitwise; bad files fail.
 
-Continuation is asserted bitwise (np.array_equal on every body field and the event stream):
+Continuation is asserted bitwise (np.array_equal on every body and joint field, the joints'
+impulses included, and the event stream):
 the same state must give the same operations on the same bits, so any difference at all means
 some state was lost or altered. The damaged-file properties check that ``load`` either raises
 ValueError or returns a world that passes every check and steps.
@@ -20,7 +21,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Box, Circle, ConcavePolygon, Polygon, World
+from engine import (
+    Box,
+    Circle,
+    ConcavePolygon,
+    DistanceJoint,
+    MouseJoint,
+    Polygon,
+    RevoluteJoint,
+    WeldJoint,
+    World,
+)
 from engine.snapshot import (
     EXCLUDED_ATTRIBUTES,
     FORMAT_NAME,
@@ -48,15 +59,16 @@ def picklable(monkeypatch):
     monkeypatch.setattr(World, "__setstate__", world_setstate, raising=False)
 
 
-def busy_world(count: int = 100, seed: int = 0) -> World:
+def busy_world(count: int = 100, seed: int = 0, joints: bool = True) -> World:
     """A container, a rotating kinematic stirrer, a static sensor, and ``count`` mixed
-    boxes, circles, hexagons and concave L shapes dropped in from a column above it."""
+    boxes, circles, hexagons and concave L shapes dropped in from a column above it; with
+    ``joints``, the jointed bodies of ``add_joints`` too."""
     rng = np.random.default_rng(seed)
     world = World()
     static = {"kind": "static", "friction": 0.6}
     world.add_body(Box(20, 1), position=(0, -0.5), **static)
     world.add_body(Box(1, 20), position=(-10, 9), **static)
-    world.add_body(Box(1, 20), position=(10, 9), **static)
+    right_wall = world.add_body(Box(1, 20), position=(10, 9), **static)
     world.add_body(
         [Box(4, 0.4), Circle(0.3, (2, 0))],
         position=(0, 2.0),
@@ -80,7 +92,34 @@ def busy_world(count: int = 100, seed: int = 0) -> World:
             category=0x0002 if i % 7 == 0 else 0x0001,
             mask=0xFFFD if i % 7 == 0 else 0xFFFF,
         )
+    if joints:
+        add_joints(world, right_wall)
     return world
+
+
+def add_joints(world: World, wall) -> None:
+    """Every kind of joint, in the way of the falling bodies: a motor-driven paddle pinned
+    to the world with a limited, motorised flail at its end; a spring from the static
+    ``wall`` to a bob; a rod between two balls; two welded boxes; a box held up by a mouse
+    joint; and last, a spring between two of the falling bodies (for removal)."""
+    paddle = world.add_body(Box(3, 0.3), position=(-6, 12))
+    flail = world.add_body(Box(1.2, 0.3), position=(-4.0, 12))
+    world.add_joint(RevoluteJoint(paddle, None, (-6, 12), motor_speed=1.5, max_motor_torque=200))
+    world.add_joint(
+        RevoluteJoint(
+            paddle, flail, (-4.5, 12), lower=-0.6, upper=0.6, motor_speed=-1, max_motor_torque=5
+        )
+    )
+    bob = world.add_body(Circle(0.4), position=(7, 10))
+    world.add_joint(DistanceJoint(wall, bob, (9.5, 14), (7, 10.4), frequency=2, damping=0.2))
+    left, right = (world.add_body(Circle(0.3), position=(x, 14)) for x in (3, 4.5))
+    world.add_joint(DistanceJoint(left, right, (3, 14), (4.5, 14)))
+    first, second = (world.add_body(Box(0.6, 0.6), position=(x, 16)) for x in (-2, -1.4))
+    world.add_joint(WeldJoint(first, second, (-1.7, 16)))
+    held = world.add_body(Box(0.8, 0.4), position=(2, 8))
+    world.add_joint(MouseJoint(held, (2, 9), max_force=300, anchor=(2, 8)))
+    a, b = world.bodies[45], world.bodies[46]
+    world.add_joint(DistanceJoint(a, b, a.position, b.position, frequency=1, damping=0.5))
 
 
 def _ring(n: int) -> np.ndarray:
@@ -89,26 +128,46 @@ def _ring(n: int) -> np.ndarray:
 
 
 def small_world(steps: int = 40) -> World:
-    """Nine bodies of every kind and shape type, stepped so that contacts and events exist."""
+    """Nine bodies of every kind and shape type and seven joints of every kind, stepped so
+    that contacts, events and joint impulses exist. Joint rows: 0 revolute with limits and
+    motor, 1 spring, 2 rod to the world, 3 weld, 4 mouse, 5 spring to the static ground (a
+    seventh, welded to the body removed at the end, goes with it)."""
     world = World(broadphase="quadtree")
-    world.add_body(Box(12, 1), position=(0, -0.5), kind="static")
+    ground = world.add_body(Box(12, 1), position=(0, -0.5), kind="static")
     world.add_body(Box(2, 1), position=(-3, 0.4), kind="static", sensor=True)
     world.add_body(Box(1, 0.3), position=(3, 0.3), kind="kinematic", velocity=(-0.5, 0))
-    world.add_body(Box(1, 1, offset=(0.1, 0), angle=0.2), position=(-3, 1))
-    world.add_body(Circle(0.4), position=(0.5, 1.5), restitution=0.5)
-    world.add_body(ConcavePolygon(L_OUTLINE), position=(2, 2))
-    world.add_body(Polygon(0.5 * _ring(5)), position=(-1, 2.5))
-    world.add_body([Circle(0.2, (0.3, 0)), Box(0.5, 0.5)], position=(1, 3.5))
+    box = world.add_body(Box(1, 1, offset=(0.1, 0), angle=0.2), position=(-3, 1))
+    ball = world.add_body(Circle(0.4), position=(0.5, 1.5), restitution=0.5)
+    ell = world.add_body(ConcavePolygon(L_OUTLINE), position=(2, 2))
+    pentagon = world.add_body(Polygon(0.5 * _ring(5)), position=(-1, 2.5))
+    compound = world.add_body([Circle(0.2, (0.3, 0)), Box(0.5, 0.5)], position=(1, 3.5))
     gone = world.add_body(Box(0.5, 0.5), position=(-1, 0.6))
+    for joint in (
+        RevoluteJoint(
+            box, pentagon, (-2, 1.75), lower=-0.5, upper=0.5, motor_speed=0.5, max_motor_torque=2
+        ),
+        DistanceJoint(ball, compound, (0.5, 1.5), (1, 3.5), frequency=3, damping=0.5),
+        DistanceJoint(ell, None, (2, 2), (2, 4)),
+        WeldJoint(pentagon, compound, (0, 3)),
+        MouseJoint(ball, (0.5, 0.4), max_force=50, anchor=(0.5, 1.5)),
+        DistanceJoint(
+            ground, box, (-3, -0.5), (-3, 1), 1, frequency=4, damping=0.7, collide_connected=True
+        ),
+        WeldJoint(gone, box, (-2, 0.8)),
+    ):
+        world.add_joint(joint)
     for _ in range(steps):
         world.step()
-    world.remove(gone)  # events still name it: it becomes an extra handle
+    world.remove(gone)  # events still name it: it becomes an extra handle; its weld goes
     return world
 
 
-def body_state(world: World) -> dict:
-    """Every body field (rows [0, N)), copied."""
-    return {name: world._bodies.view(name).copy() for name in world._bodies.arrays}
+def world_state(world: World) -> dict:
+    """Every body field (rows [0, N)) and every joint field (rows [0, J)), copied."""
+    state = {name: world._bodies.view(name).copy() for name in world._bodies.arrays}
+    for name in world._joints.arrays:
+        state[f"joint.{name}"] = world._joints.view(name).copy()
+    return state
 
 
 def event_log(world: World) -> list:
@@ -126,12 +185,12 @@ def event_log(world: World) -> list:
 
 
 def run(world: World, steps: int) -> tuple[dict, list]:
-    """Step ``world``; returns its body state at the end and every step's events."""
+    """Step ``world``; returns its body and joint state at the end and every step's events."""
     events = []
     for _ in range(steps):
         world.step()
         events.append(event_log(world))
-    return body_state(world), events
+    return world_state(world), events
 
 
 def assert_same_state(a: dict, b: dict) -> None:
@@ -179,11 +238,19 @@ def load_bytes(data: bytes):
 
 
 def assert_consistent(world: World) -> None:
-    """A loaded world passes every check again (via restore) and can step."""
+    """A loaded world passes every check again (via restore), its handles work, and it
+    can step."""
     restore(World(), snapshot(world))
+    for joint in world.joints:
+        assert joint.world is world and joint.body_a.world is world
+        assert joint.body_b is None or joint.body_b.world is world
+        joint.anchor_a, joint.anchor_b  # noqa: B018 (reading them must not fail)
     # The engine accepts any iteration count; a damaged header may carry a huge one.
     world.velocity_iterations = min(world.velocity_iterations, 50)
     world.position_iterations = min(world.position_iterations, 50)
+    # And any finite gravity, but its step gives up on astronomical ones (about 1e21: the
+    # joints' position correction meets overflowed poses), whether from a file or a setter.
+    world.gravity = np.clip(world.gravity, -1e6, 1e6)
     with np.errstate(all="ignore"):
         for _ in range(3):
             world.step()
@@ -195,8 +262,8 @@ def assert_consistent(world: World) -> None:
 
 @functools.cache
 def _busy_case():
-    """A busy world at step 300 (two bodies just removed), its snapshot, its file, its
-    pickle and deep copy, and the 200 steps that followed: state and events."""
+    """A busy world at step 300 (two bodies and a joint just removed), its snapshot, its
+    file, its pickle and deep copy, and the 200 steps that followed: state and events."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(World, "__getstate__", world_getstate, raising=False)
         patch.setattr(World, "__setstate__", world_setstate, raising=False)
@@ -205,6 +272,7 @@ def _busy_case():
             world.step()
         world.remove(world.bodies[20])
         world.remove(world.bodies[60])
+        world.remove_joint(world.joints[-1])
         snap = snapshot(world)
         data = saved_bytes(world)
         pickled = pickle.dumps(world)
@@ -234,6 +302,12 @@ def test_busy_world_continues_bitwise(route, picklable):
     assert sum(map(len, expected_events)) > 100
     assert len(snap._arrays["extra_handle_ids"]) > 0
     assert expected_state["kind"].tolist().count(2) == 1
+    # Every kind of joint, one held to the world and one to a static body, all pulling.
+    assert sorted(expected_state["joint.kind"].tolist()) == [0, 0, 1, 1, 2, 3]
+    assert (expected_state["joint.body_a"] == -1).sum() == 2  # the paddle and the mouse
+    assert 2 in expected_state["joint.body_a"].tolist()  # the spring from the right wall
+    assert np.all(np.any(expected_state["joint.impulse"] != 0.0, axis=1))
+    assert np.any(expected_state["joint.motor_impulse"] != 0.0)
 
 
 @pytest.mark.parametrize("bodies", ["none", "all removed"])
@@ -275,7 +349,7 @@ def test_settings_and_time_round_trip():
         assert getattr(loaded, name) == getattr(world, name), name
     assert loaded.time == world.time
     assert loaded.advance(0.05) == world.advance(0.05)
-    assert_same_state(body_state(loaded), body_state(world))
+    assert_same_state(world_state(loaded), world_state(world))
 
 
 def test_sleeping_bodies_stay_asleep_and_wake_the_same():
@@ -286,7 +360,7 @@ def test_sleeping_bodies_stay_asleep_and_wake_the_same():
         world.step()
     assert not world.awake[1:].any()  # the stack fell asleep
     loaded = load_bytes(saved_bytes(world))
-    assert_same_state(body_state(loaded), body_state(world))
+    assert_same_state(world_state(loaded), world_state(world))
     for target in (world, loaded):
         target.bodies[2].apply_impulse((0.5, 0))
     assert_same_state(run(loaded, 60)[0], run(world, 60)[0])
@@ -299,14 +373,17 @@ def test_snapshot_restores_every_array_and_scalar():
     for _ in range(30):
         world.step()
     world.add_body(Circle(1), position=(0, 9))
+    world.add_joint(WeldJoint(world.bodies[3], None, (0, 0)))
     restore(world, snap)
     again = snapshot(world)
     # Only the pose revision moves on (the query cache must see a change); ids stay above
-    # every id handed out, so next_id is the larger one.
+    # every id handed out, so next_id and next_joint_id are the larger ones.
     assert again._header["state"].pop("pose_revision") > snap._header["state"]["pose_revision"]
     assert again._header["state"].pop("next_id") == 10
+    assert again._header["state"].pop("next_joint_id") == 8
     header = copy.deepcopy(snap._header)
     del header["state"]["pose_revision"], header["state"]["next_id"]
+    del header["state"]["next_joint_id"]
     assert again._header == header
     for name, array in snap._arrays.items():
         if name == "row_of_id":
@@ -319,10 +396,12 @@ def test_snapshot_restores_every_array_and_scalar():
 def test_every_table_field_and_warm_array_is_saved():
     world = small_world()
     arrays = snapshot(world)._arrays
-    for prefix, table in (("body", world._bodies), ("part", world._parts.table)):
+    tables = (("body", world._bodies), ("part", world._parts.table), ("joint", world._joints))
+    for prefix, table in tables:
         assert {f"{prefix}.{name}" for name in table.arrays} <= arrays.keys()
     assert {f"warm.{name}" for name in vars(world._warm)} <= arrays.keys()
     assert len(arrays["warm.keys"]) > 0
+    assert len(arrays["joint.joint_id"]) == 6 and np.any(arrays["joint.impulse"] != 0.0)
 
 
 def test_every_world_attribute_is_saved_or_excluded():
@@ -337,8 +416,8 @@ def test_every_world_attribute_is_saved_or_excluded():
 
 def test_snapshot_refuses_an_attribute_it_does_not_know():
     world = small_world(0)
-    world._joints = []
-    with pytest.raises(TypeError, match="_joints"):
+    world._ropes = []
+    with pytest.raises(TypeError, match="_ropes"):
         snapshot(world)
 
 
@@ -415,6 +494,90 @@ def test_loaded_world_rebuilds_shapes_and_shares_equal_ones():
         shared.add_body(Box(1, 1), position=(2 * i, 0))
     header, _ = read_npz(saved_bytes(shared))
     assert len(header["shapes"]) == 1 and len(header["handle_shapes"]) == 20
+
+
+def test_restore_keeps_handles_of_joints_in_the_snapshot_and_stales_later_ones():
+    world = small_world()
+    gone = world.add_joint(WeldJoint(world.bodies[5], None, (2, 2)))
+    world.remove_joint(gone)  # before the snapshot: stays removed
+    joints = world.joints
+    snap = snapshot(world)
+    removed = joints[3]
+    world.remove_joint(removed)
+    later = world.add_joint(WeldJoint(world.bodies[5], None, (2, 2)))
+    run(world, 10)
+    restore(world, snap)
+
+    assert len(world.joints) == 6
+    assert all(a is b for a, b in zip(world.joints, joints))  # the same objects, in order
+    assert removed.world is world
+    assert removed.reaction_torque == pytest.approx(snap._arrays["joint.impulse"][3, 2] * 60)
+    for stale in (later, gone):
+        assert stale.world is None
+        with pytest.raises(ValueError, match="removed"):
+            stale.reaction_force  # noqa: B018
+    # A joint added after the restore gets a new id: the stale handle stays stale.
+    newer = world.add_joint(WeldJoint(world.bodies[5], None, (2, 2)))
+    assert newer._id > later._id and later.world is None and newer.world is world
+    world.remove_joint(removed)  # in the table again, so it can be removed again
+    run(world, 5)
+
+
+def test_joint_handles_after_restore_drive_the_restored_world():
+    """Setting a joint through its old handle after a restore changes the restored world
+    exactly as the same change does in a world loaded from the same state."""
+    world = small_world()
+    data, snap = saved_bytes(world), snapshot(world)
+    motor, mouse = world.joints[0], world.joints[4]
+    run(world, 20)
+    restore(world, snap)
+    loaded, unchanged = load_bytes(data), load_bytes(data)
+    assert motor.angle == loaded.joints[0].angle and motor.speed == loaded.joints[0].speed
+    for target in (world, loaded):
+        revolute, pull = (motor, mouse) if target is world else target.joints[0:5:4]
+        revolute.motor_speed = -3.0
+        revolute.max_motor_torque = 40.0
+        pull.target = (1.0, 2.5)
+    state, events = run(world, 30)
+    loaded_state, loaded_events = run(loaded, 30)
+    assert_same_state(state, loaded_state)
+    assert events == loaded_events
+    assert not np.array_equal(state["angle"], run(unchanged, 30)[0]["angle"])
+    assert motor.motor_speed == -3.0 and mouse.target.tolist() == [1.0, 2.5]
+
+
+@pytest.mark.parametrize("route", ["load", "deepcopy", "pickle", "restore elsewhere"])
+def test_new_worlds_get_new_joint_handles_of_the_right_class(route, picklable):
+    world = small_world()
+    if route == "load":
+        other = load_bytes(saved_bytes(world))
+    elif route == "deepcopy":
+        other = copy.deepcopy(world)
+    elif route == "pickle":
+        other = pickle.loads(pickle.dumps(world))
+    else:
+        other = World()
+        restore(other, snapshot(world))
+    body_of = {body._id: body for body in other.bodies}
+    assert len(other.joints) == len(world.joints) == 6
+    for mine, theirs in zip(world.joints, other.joints):
+        assert type(theirs) is type(mine) and theirs is not mine
+        assert theirs.world is other and theirs._id == mine._id
+        assert theirs.body_a is body_of[mine.body_a._id]
+        assert theirs.body_b is (None if mine.body_b is None else body_of[mine.body_b._id])
+        assert np.array_equal(theirs.anchor_a, mine.anchor_a)
+        assert np.array_equal(theirs.anchor_b, mine.anchor_b)
+        assert theirs.collide_connected == mine.collide_connected
+    # The rod to the world: the body comes first, as its user gave it.
+    assert other.joints[2].body_b is None and other.joints[2].body_a._id == 5
+    assert other.joints[4].target.tolist() == [0.5, 0.4]
+    assert other.joints[0].lower == -0.5 and other.joints[1].frequency == 3.0
+    other.joints[0].motor_speed = 2.0  # changes the other world only
+    assert world.joints[0].motor_speed == 0.5
+    other.remove_joint(other.joints[1])
+    added = other.add_joint(WeldJoint(other.bodies[5], None, (2, 2)))
+    assert added._id == 7  # ids continue after the saved next_joint_id
+    run(other, 5)
 
 
 # --------------------------------------------------------------------------- the snapshot object
@@ -515,13 +678,17 @@ def test_compressed_files_load_the_same():
 
 def test_file_is_documented_npz_without_objects():
     header, arrays = read_npz(saved_bytes(small_world()))
-    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 1
+    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 2
     assert set(header) == {"format", "version", "settings", "state", "counts", "shapes"} | {
         "handle_shapes"
     }
+    assert set(header["counts"]) == {"bodies", "parts", "part_width", "joints"}
+    assert header["state"]["next_joint_id"] == 7
     assert all(array.dtype != object for array in arrays.values())
-    n = header["counts"]["bodies"]
+    n, j = header["counts"]["bodies"], header["counts"]["joints"]
     assert arrays["body.position"].shape == (n, 2) and arrays["body.kind"].dtype == np.int8
+    assert arrays["joint.anchor_a"].shape == (j, 2) and arrays["joint.kind"].dtype == np.int8
+    assert arrays["joint.body_a"].dtype == np.int64 and arrays["joint.impulse"].shape == (j, 3)
 
 
 def test_missing_file_is_an_os_error(tmp_path):
@@ -558,8 +725,8 @@ BAD_FILES = {
     "no format": (lambda d: _edit(d, lambda h, a: h.pop("format")), "format name missing"),
     "other format": (lambda d: _edit(d, _set("format", "bitmap")), "format name is 'bitmap'"),
     "newer": (
-        lambda d: _edit(d, _set("version", 3)),
-        r"snapshot version 3 is newer than this engine reads \(1\)",
+        lambda d: _edit(d, _set("version", VERSION + 1)),
+        rf"snapshot version {VERSION + 1} is newer than this engine reads \({VERSION}\)",
     ),
     "truncated": (lambda d: d[: len(d) // 2], "truncated or corrupt file"),
     "flipped": (lambda d: d[:400] + bytes([d[400] ^ 0xFF]) + d[401:], "corrupt"),
@@ -634,6 +801,96 @@ def test_bad_files_raise_value_error_naming_file_and_problem(case, tmp_path):
     assert str(error.value).startswith(str(path) + ": ")
 
 
+# Broken joint invariants in the small world's file, each with the problem it must name.
+# Rows: 0 revolute (bodies 3, 6), 1 spring (4, 7), 2 rod (world, 5), 3 weld (6, 7),
+# 4 mouse (world, 4), 5 spring (ground 0, 3); next_joint_id 7; body 8 was removed.
+BAD_JOINTS = {
+    "kind": (_poke("joint.kind", 4, 0), "'joint.kind' has unknown kinds"),
+    "id too large": (_poke("joint.joint_id", 7, 0), "'joint.joint_id' holds ids out of range"),
+    "negative id": (_poke("joint.joint_id", -1, 0), "'joint.joint_id' holds ids out of range"),
+    "repeated id": (_poke("joint.joint_id", 0, 1), "'joint.joint_id' repeats ids"),
+    "unknown body": (_poke("joint.body_a", 99, 0), "'joint.body_a' names bodies that do not"),
+    "removed body": (_poke("joint.body_b", 8, 0), "'joint.body_b' names bodies that do not"),
+    "world in slot B": (_poke("joint.body_b", -1, 0), "'joint.body_b' names bodies"),
+    "itself": (_poke("joint.body_b", 3, 0), "joins a body to itself"),
+    "no dynamic body": (_poke("joint.body_b", 1, 2), "a joint has no dynamic body"),
+    "mouse to a body": (_poke("joint.body_a", 6, 4), "mouse joint is not held to the world"),
+    "nan anchor": (_poke("joint.anchor_a", np.nan, 0), "'joint.anchor_a' holds NaN"),
+    "infinite impulse": (_poke("joint.impulse", np.inf, 0), "'joint.impulse' holds NaN"),
+    "lower +inf": (_poke("joint.lower", np.inf, 0), "'joint.lower' holds NaN or infinity"),
+    "upper -inf": (_poke("joint.upper", -np.inf, 0), "'joint.upper' holds NaN or infinity"),
+    "nan limit": (_poke("joint.upper", np.nan, 0), "'joint.upper' holds NaN or infinity"),
+    "crossed limits": (_poke("joint.lower", 1.0, 0), "'joint.lower' exceeds 'joint.upper'"),
+    "length": (_poke("joint.length", 0.0, 1), "'joint.length' is <= 0 for distance"),
+    "frequency": (_poke("joint.frequency", -1.0, 1), "'joint.frequency' holds negative"),
+    "damping": (_poke("joint.damping", -1.0, 1), "'joint.damping' holds negative"),
+    "max force": (_poke("joint.max_force", -1.0, 4), "'joint.max_force' holds negative"),
+    "max torque": (_poke("joint.max_motor_torque", -1.0, 0), "'joint.max_motor_torque' holds"),
+    "mouse frequency": (_poke("joint.frequency", 0.0, 4), "'joint.frequency' is 0 for mouse"),
+    "count": (_set("counts.joints", 5), r"'joint\.joint_id' has shape \(6,\), expected \(J,\)"),
+    "next id": (_set("state.next_joint_id", 3), "'joint.joint_id' holds ids out of range"),
+    "missing": (lambda h, a: a.pop("joint.impulse"), "array 'joint.impulse' is missing"),
+    "dtype": (
+        lambda h, a: a.update({"joint.kind": a["joint.kind"].astype(np.int64)}),
+        "array 'joint.kind' has dtype int64, expected int8",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_JOINTS))
+def test_files_with_broken_joints_raise_value_error_naming_the_problem(case):
+    edit, message = BAD_JOINTS[case]
+    with pytest.raises(ValueError, match=message) as error:
+        load_bytes(_edit(_small_file(), edit))
+    assert str(error.value).startswith("<file>: ")
+
+
+def test_joint_limits_may_be_infinite_on_their_own_side():
+    """-inf lower and +inf upper mean "no limit": valid, and read back as None."""
+    edits = (_poke("joint.lower", -np.inf, 0), _poke("joint.upper", np.inf, 0))
+    data = _small_file()
+    for edit in edits:
+        data = _edit(data, edit)
+    loaded = load_bytes(data)
+    assert loaded.joints[0].lower is None and loaded.joints[0].upper is None
+    run(loaded, 3)
+
+
+def as_version_1(data: bytes) -> bytes:
+    """A file of a world without joints as version 1 wrote it: no joint count, no
+    next_joint_id, no joint arrays."""
+    header, arrays = read_npz(data)
+    assert header["counts"].pop("joints") == 0
+    del header["state"]["next_joint_id"]
+    header["version"] = 1
+    for name in [name for name in arrays if name.startswith("joint.")]:
+        del arrays[name]
+    return write_npz(header, arrays)
+
+
+def test_version_1_files_load_as_worlds_without_joints():
+    world = busy_world(count=30, joints=False)
+    run(world, 60)
+    old = as_version_1(saved_bytes(world))
+    loaded = load_bytes(old)
+    assert loaded.joints == [] and loaded._next_joint_id == 0
+    assert same_snapshot(snapshot(loaded), snapshot(load_bytes(saved_bytes(world))))
+    state, events = run(loaded, 60)
+    expected_state, expected_events = run(world, 60)
+    assert_same_state(state, expected_state)
+    assert events == expected_events
+    joint = loaded.add_joint(RevoluteJoint(loaded.bodies[10], None, (0, 5)))
+    assert joint._id == 0
+    run(loaded, 3)
+    # A version-1 file knows no joints: joint data in one is foreign.
+    header, arrays = read_npz(old)
+    with pytest.raises(ValueError, match="unexpected array 'joint.kind'"):
+        load_bytes(write_npz(header, {**arrays, "joint.kind": np.zeros(0, np.int8)}))
+    header["counts"]["joints"] = 0
+    with pytest.raises(ValueError, match="header 'counts' must have exactly the fields"):
+        load_bytes(write_npz(header, arrays))
+
+
 def test_restore_from_a_bad_snapshot_leaves_the_world_unchanged():
     world = small_world()
     before = snapshot(world)
@@ -644,8 +901,16 @@ def test_restore_from_a_bad_snapshot_leaves_the_world_unchanged():
     bad = Snapshot(good._header, arrays, good._shapes, good._handles)
     with pytest.raises(ValueError, match=r"snapshot: array 'body\.velocity' holds NaN"):
         restore(world, bad)
+    # A bad joint is found before anything is built, too: the handles keep their world.
+    arrays = dict(good._arrays)
+    arrays["joint.body_b"] = np.full_like(arrays["joint.body_b"], -1)
+    bad = Snapshot(good._header, arrays, good._shapes, good._handles, good._joint_handles)
+    joints = world.joints
+    with pytest.raises(ValueError, match=r"snapshot: array 'joint\.body_b' names bodies"):
+        restore(world, bad)
+    assert world.joints == joints and all(joint.world is world for joint in joints)
     header = copy.deepcopy(good._header)
-    header["version"] = 2
+    header["version"] = VERSION + 1
     with pytest.raises(ValueError, match="newer"):
         restore(world, Snapshot(header, dict(good._arrays), good._shapes, good._handles))
     assert same_snapshot(snapshot(world), before)
@@ -725,26 +990,44 @@ def test_swapped_or_edited_arrays_raise_value_error_or_load_a_consistent_world(d
         a, b = data.draw(st.sampled_from(names)), data.draw(st.sampled_from(names))
         arrays[a], arrays[b] = arrays[b], arrays[a]
     else:
-        name = data.draw(st.sampled_from([n for n in names if arrays[n].size]))
-        array = arrays[name].copy()
-        index = data.draw(st.integers(0, array.size - 1))
-        if array.dtype == bool:
-            value = data.draw(st.booleans())
-        elif array.dtype.kind == "i":
-            info = np.iinfo(array.dtype)
-            value = data.draw(
-                st.one_of(st.integers(-3, 20), st.sampled_from([int(info.min), int(info.max)]))
-            )
-        else:
-            # NaN and infinity must be refused. Finite values stay below 1e6: the engine's
-            # step itself gives up on astronomically fast bodies (their swept bounds
-            # overflow), whether they come from a file or from Body.velocity.
-            value = data.draw(
-                st.one_of(st.floats(-1e6, 1e6), st.sampled_from([np.nan, np.inf, -np.inf]))
-            )
-        array.reshape(-1)[index] = value
-        arrays[name] = array
+        _edit_one_value(data, arrays, names)
     _load_or_value_error(write_npz(header, arrays))
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_edited_joint_arrays_raise_value_error_or_load_a_consistent_world(data):
+    """Up to three values of the joint arrays at once (a kind, its bodies, its settings):
+    the checks must catch every combination the step cannot take."""
+    header, arrays = read_npz(_small_file())
+    names = sorted(name for name in arrays if name.startswith("joint."))
+    for _ in range(data.draw(st.integers(1, 3))):
+        _edit_one_value(data, arrays, names)
+    _load_or_value_error(write_npz(header, arrays))
+
+
+def _edit_one_value(data, arrays: dict, names: list) -> None:
+    """Set one element of one of the arrays ``names`` to a drawn value (in place)."""
+    name = data.draw(st.sampled_from([n for n in names if arrays[n].size]))
+    array = arrays[name].copy()
+    index = data.draw(st.integers(0, array.size - 1))
+    if array.dtype == bool:
+        value = data.draw(st.booleans())
+    elif array.dtype.kind == "i":
+        info = np.iinfo(array.dtype)
+        value = data.draw(
+            st.one_of(st.integers(-3, 20), st.sampled_from([int(info.min), int(info.max)]))
+        )
+    else:
+        # NaN and infinity must be refused (but for the joints' -inf/+inf limits). Finite
+        # values stay below 1e6: the engine's step itself gives up on astronomically fast
+        # bodies (their swept bounds overflow), whether they come from a file or from
+        # Body.velocity.
+        value = data.draw(
+            st.one_of(st.floats(-1e6, 1e6), st.sampled_from([np.nan, np.inf, -np.inf]))
+        )
+    array.reshape(-1)[index] = value
+    arrays[name] = array
 
 
 def _load_or_value_error(raw: bytes) -> None:

@@ -17,6 +17,7 @@ MODULES = (
     "concave",
     "broadphase",
     "platformer",
+    "joints",
     "sat_text",
 )
 
