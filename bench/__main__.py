@@ -15,6 +15,7 @@ SUITES = [
     "bench.pyramid_bench",
     "bench.render_bench",
     "bench.snapshot_bench",
+    "bench.joints_bench",
 ]
 
 

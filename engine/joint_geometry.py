@@ -75,9 +75,20 @@ def effective_mass(rows: np.ndarray, scale: np.ndarray, used: np.ndarray):
 
 
 def inverse3(k: np.ndarray) -> np.ndarray:
-    """(m, 3, 3) inverses of the matrices ``k`` (m, 3, 3), by cofactors; a matrix that is
-    singular or not finite (a body thrown to infinity) gets zero, so its joint does
-    nothing that step instead of raising or spreading NaN."""
+    """(m, 3, 3) inverses of the matrices ``k`` (m, 3, 3); a matrix that is singular or
+    not finite (a body thrown to infinity) gets zero, so its joint does nothing that step
+    instead of raising or spreading NaN."""
+    try:
+        inverse = np.linalg.inv(k)
+    except np.linalg.LinAlgError:
+        # One singular matrix spoils the batch call: invert by cofactors, row by row safe.
+        inverse = _cofactor_inverse(k)
+    good = np.isfinite(inverse).all(axis=(1, 2)) & np.isfinite(k).all(axis=(1, 2))
+    return np.where(good[:, None, None], inverse, 0.0)
+
+
+def _cofactor_inverse(k: np.ndarray) -> np.ndarray:
+    """Inverses by cofactors over determinants; NaN or inf where a matrix is singular."""
     cofactor = np.empty_like(k)
     for i in range(3):
         for j in range(3):
@@ -86,7 +97,5 @@ def inverse3(k: np.ndarray) -> np.ndarray:
             minor = k[:, r0, c0] * k[:, r1, c1] - k[:, r0, c1] * k[:, r1, c0]
             cofactor[:, j, i] = minor if (i + j) % 2 == 0 else -minor
     det = np.einsum("mi,mi->m", k[:, 0, :], cofactor[:, :, 0])
-    good = np.isfinite(det) & (np.abs(det) > 1e-300) & np.isfinite(cofactor).all(axis=(1, 2))
     with np.errstate(divide="ignore", invalid="ignore"):
-        inverse = cofactor / det[:, None, None]
-    return np.where(good[:, None, None], inverse, 0.0)
+        return np.where(np.abs(det)[:, None, None] > 1e-300, cofactor / det[:, None, None], np.nan)

@@ -616,3 +616,17 @@ def test_add_joint_refuses_bad_joints_and_leaves_the_world_unchanged():
         world.remove_joint(RevoluteJoint(a, None, anchor=(0, 0)))
     with pytest.raises(ValueError, match="not been added"):
         RevoluteJoint(a, None, anchor=(0, 0)).angle  # noqa: B018
+
+
+def test_block_inverse_is_exact_and_gives_zero_for_singular_or_broken_blocks():
+    from engine.joint_geometry import inverse3
+
+    blocks = np.random.default_rng(7).normal(size=(20, 3, 3))
+    blocks[4] = 0.0  # two static bodies
+    blocks[9, 1, 1] = np.inf  # a body thrown to infinity
+    inverse = inverse3(blocks)
+    fine = [i for i in range(20) if i not in (4, 9)]
+    np.testing.assert_allclose(
+        inverse[fine] @ blocks[fine], np.broadcast_to(np.eye(3), (18, 3, 3)), atol=1e-9
+    )
+    assert not inverse[[4, 9]].any()
