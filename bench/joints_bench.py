@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import time
 
-from engine import Box, RevoluteJoint, World
 from demos.ragdoll import add_ragdoll
+from engine import Box, RevoluteJoint, World
 
 RAGDOLLS = 40
 CHAIN_LINKS = 100

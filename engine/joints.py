@@ -20,7 +20,7 @@ import numpy as np
 
 from .body import Body
 from .joint_store import DISTANCE, MOUSE, REVOLUTE, WELD, WORLD
-from .validation import as_finite_float, as_vector
+from .validation import as_finite_float, as_positive_float, as_vector
 
 
 def _non_negative(value, argument: str) -> float:
@@ -30,16 +30,21 @@ def _non_negative(value, argument: str) -> float:
     return value
 
 
-def _positive(value, argument: str) -> float:
-    value = as_finite_float(value, argument)
-    if value <= 0.0:
-        raise ValueError(f"{argument}: must be > 0, got {value}")
-    return value
-
-
 def _limit(value, argument: str, none: float) -> float:
     """A limit angle in radians; None means no limit on that side (stored as +-inf)."""
     return none if value is None else as_finite_float(value, argument)
+
+
+def _number_field(name: str, check, doc: str) -> property:
+    """A float property backed by the joint-table column ``name``, checked on writing."""
+
+    def read(joint) -> float:
+        return float(joint._read(name))
+
+    def write(joint, value) -> None:
+        joint._write(name, check(value, name))
+
+    return property(read, write, doc=doc)
 
 
 def _check_bool(value, argument: str) -> bool:
@@ -273,23 +278,12 @@ class RevoluteJoint(Joint):
             raise ValueError(f"upper: must be >= lower ({self.lower}), got {value}")
         self._write("upper", value)
 
-    @property
-    def motor_speed(self) -> float:
-        """Speed the motor drives the joint angle at, rad/s."""
-        return float(self._read("motor_speed"))
-
-    @motor_speed.setter
-    def motor_speed(self, value) -> None:
-        self._write("motor_speed", as_finite_float(value, "motor_speed"))
-
-    @property
-    def max_motor_torque(self) -> float:
-        """Largest torque the motor may use, N m (0: no motor)."""
-        return float(self._read("max_motor_torque"))
-
-    @max_motor_torque.setter
-    def max_motor_torque(self, value) -> None:
-        self._write("max_motor_torque", _non_negative(value, "max_motor_torque"))
+    motor_speed = _number_field(
+        "motor_speed", as_finite_float, "Speed the motor drives the joint angle at, rad/s."
+    )
+    max_motor_torque = _number_field(
+        "max_motor_torque", _non_negative, "Largest torque the motor may use, N m (0: no motor)."
+    )
 
     @property
     def motor_torque(self) -> float:
@@ -327,38 +321,19 @@ class DistanceJoint(Joint):
             if length <= 0.0:
                 raise ValueError("length: the anchors coincide; give a length > 0")
         spec = {
-            "length": _positive(length, "length"),
+            "length": as_positive_float(length, "length"),
             "frequency": _non_negative(frequency, "frequency"),
             "damping": _non_negative(damping, "damping"),
         }
         super().__init__(body_a, body_b, (anchor_a, anchor_b), spec, collide_connected)
 
-    @property
-    def length(self) -> float:
-        """Rest length, m."""
-        return float(self._read("length"))
-
-    @length.setter
-    def length(self, value) -> None:
-        self._write("length", _positive(value, "length"))
-
-    @property
-    def frequency(self) -> float:
-        """Spring frequency in Hz (0: a rigid rod)."""
-        return float(self._read("frequency"))
-
-    @frequency.setter
-    def frequency(self, value) -> None:
-        self._write("frequency", _non_negative(value, "frequency"))
-
-    @property
-    def damping(self) -> float:
-        """Damping ratio of the spring (0: none, 1: critical)."""
-        return float(self._read("damping"))
-
-    @damping.setter
-    def damping(self, value) -> None:
-        self._write("damping", _non_negative(value, "damping"))
+    length = _number_field("length", as_positive_float, "Rest length, m.")
+    frequency = _number_field(
+        "frequency", _non_negative, "Spring frequency in Hz (0: a rigid rod)."
+    )
+    damping = _number_field(
+        "damping", _non_negative, "Damping ratio of the spring (0: none, 1: critical)."
+    )
 
     @property
     def current_length(self) -> float:
@@ -407,7 +382,7 @@ class MouseJoint(Joint):
         anchor = target if anchor is None else as_vector(anchor, "anchor")
         spec = {
             "max_force": _non_negative(max_force, "max_force"),
-            "frequency": _positive(frequency, "frequency"),
+            "frequency": as_positive_float(frequency, "frequency"),
             "damping": _non_negative(damping, "damping"),
         }
         super().__init__(body, None, (anchor, target), spec, False)
@@ -427,29 +402,6 @@ class MouseJoint(Joint):
         else:
             self._write("anchor_a", value)
 
-    @property
-    def max_force(self) -> float:
-        """Largest pulling force, N."""
-        return float(self._read("max_force"))
-
-    @max_force.setter
-    def max_force(self, value) -> None:
-        self._write("max_force", _non_negative(value, "max_force"))
-
-    @property
-    def frequency(self) -> float:
-        """Frequency of the pull in Hz."""
-        return float(self._read("frequency"))
-
-    @frequency.setter
-    def frequency(self, value) -> None:
-        self._write("frequency", _positive(value, "frequency"))
-
-    @property
-    def damping(self) -> float:
-        """Damping ratio of the pull."""
-        return float(self._read("damping"))
-
-    @damping.setter
-    def damping(self, value) -> None:
-        self._write("damping", _non_negative(value, "damping"))
+    max_force = _number_field("max_force", _non_negative, "Largest pulling force, N.")
+    frequency = _number_field("frequency", as_positive_float, "Frequency of the pull in Hz.")
+    damping = _number_field("damping", _non_negative, "Damping ratio of the pull.")

@@ -45,7 +45,7 @@ def accepts(mask: int, category: int) -> bool:
 
 
 def should_collide(a: Filter, b: Filter) -> bool:
-    """The filtering rule, as the issue states it."""
+    """The filtering rule, as documented in docs/games.md."""
     if a.group == b.group and a.group != 0:
         return a.group > 0
     return accepts(a.mask, b.category) and accepts(b.mask, a.category)
@@ -149,7 +149,7 @@ def test_filtering_is_symmetric_in_which_box_falls():
         assert (abs(first - 1.5) < 0.01) == (abs(second - 1.5) < 0.01) == should_collide(a, b)
 
 
-# One row per rule of the issue, worked out by hand (expected, upper, lower).
+# One row per rule of the filter, worked out by hand (expected, upper, lower).
 HAND_TABLE = [
     (True, Filter(), Filter()),  # defaults collide
     (False, Filter(0x0002, 0xFFFF ^ 0x0004), Filter(0x0004, 0xFFFF)),  # upper ignores lower
