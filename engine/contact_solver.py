@@ -69,7 +69,7 @@ def _cross(r: np.ndarray, n: np.ndarray) -> np.ndarray:
     return r[..., 0] * n[..., 1] - r[..., 1] * n[..., 0]
 
 
-def _row(axis: np.ndarray, arm_a: np.ndarray, arm_b: np.ndarray) -> np.ndarray:
+def jacobian_row(axis: np.ndarray, arm_a: np.ndarray, arm_b: np.ndarray) -> np.ndarray:
     """(M, 6) Jacobian row along ``axis`` (M, 2) for points at arms (M, 2) from A and B."""
     return np.column_stack([-axis, -_cross(arm_a, axis), axis, _cross(arm_b, axis)])
 
@@ -130,9 +130,9 @@ class ContactSolver:
         # Friction acts at the centre of the points (their arms' mean).
         centre_a = np.where(second[:, None], 0.5 * (arm_a[:, 0] + arm_a[:, 1]), arm_a[:, 0])
         centre_b = np.where(second[:, None], 0.5 * (arm_b[:, 0] + arm_b[:, 1]), arm_b[:, 0])
-        normal0 = _row(n, arm_a[:, 0], arm_b[:, 0])
-        normal1 = np.where(second[:, None], _row(n, arm_a[:, 1], arm_b[:, 1]), 0.0)
-        tangent = _row(t, centre_a, centre_b)
+        normal0 = jacobian_row(n, arm_a[:, 0], arm_b[:, 0])
+        normal1 = np.where(second[:, None], jacobian_row(n, arm_a[:, 1], arm_b[:, 1]), 0.0)
+        tangent = jacobian_row(t, centre_a, centre_b)
         scale = np.column_stack(
             [inv_mass[a], inv_mass[a], inv_inertia[a], inv_mass[b], inv_mass[b], inv_inertia[b]]
         )

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .contact_solver import jacobian_row
 from .joint_store import DISTANCE, WELD
 from .position_correction import rotated
 
 # Used rows of each joint kind's main block: revolute, distance, weld, mouse.
 USED_ROWS = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 1], [1, 1, 0]], dtype=bool)
-
-
-def _cross(r: np.ndarray, n: np.ndarray) -> np.ndarray:
-    return r[:, 0] * n[:, 1] - r[:, 1] * n[:, 0]
 
 
 def main_rows(kind, anchor_a, anchor_b, pose_a, pose_b, length, reference_angle):
@@ -56,10 +53,27 @@ def main_rows(kind, anchor_a, anchor_b, pose_a, pose_b, length, reference_angle)
         axis = np.where(span[:, None] > 1e-9, d / np.maximum(span, 1e-9)[:, None], [1.0, 0.0])
         ra, rb = arm_a[distance], arm_b[distance]
         rows[distance] = 0.0
-        rows[distance, 0] = np.column_stack([-axis, -_cross(ra, axis), axis, _cross(rb, axis)])
+        rows[distance, 0] = jacobian_row(axis, ra, rb)
         error[distance] = 0.0
         error[distance, 0] = span - length[distance]
     return rows, error, angle
+
+
+def joint_rows_at(joints: dict, which, pose_a, pose_b):
+    """``main_rows`` of the joints ``which`` (a slice or index array into the joint-table
+    columns ``joints``) with their slots at poses pose_a, pose_b (m, 3)."""
+    return main_rows(
+        joints["kind"][which], joints["anchor_a"][which], joints["anchor_b"][which],
+        pose_a, pose_b, joints["length"][which], joints["reference_angle"][which],
+    )  # fmt: skip
+
+
+def slot_scale(inv_mass, inv_inertia, a, b) -> np.ndarray:
+    """(m, 6) inverse mass, mass, inertia of slot A then of slot B, rows a, b (m,): the
+    velocity change per unit impulse along each entry of a row."""
+    return np.column_stack(
+        [inv_mass[a], inv_mass[a], inv_inertia[a], inv_mass[b], inv_mass[b], inv_inertia[b]]
+    )
 
 
 def effective_mass(rows: np.ndarray, scale: np.ndarray, used: np.ndarray):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows
+from .joint_geometry import USED_ROWS, effective_mass, inverse3, joint_rows_at, slot_scale
 from .joint_store import DISTANCE, MOUSE, REVOLUTE
 from .settings import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_CORRECTION
 
@@ -50,10 +50,7 @@ def correct_joint_positions(
         before = {}
         for s in spans:
             a, b = slots[s, 0], slots[s, 1]
-            start_rows, start_error, _ = main_rows(
-                kind[s], joints["anchor_a"][s], joints["anchor_b"][s], start_poses[a],
-                start_poses[b], joints["length"][s], joints["reference_angle"][s],
-            )  # fmt: skip
+            start_rows, start_error, _ = joint_rows_at(joints, s, start_poses[a], start_poses[b])
             pair_v = np.concatenate([velocities[a], velocities[b]], axis=1)
             linear = dt * np.einsum("mij,mj->mi", start_rows, pair_v)
             before[s.start] = start_rows, start_error + linear
@@ -61,15 +58,10 @@ def correct_joint_positions(
         for s in spans:
             a, b = slots[s, 0], slots[s, 1]
             pair = np.concatenate([poses[a], poses[b]], axis=1)
-            scale = np.column_stack(
-                [inv_mass[a], inv_mass[a], inv_inertia[a], inv_mass[b], inv_mass[b], inv_inertia[b]]
-            )
+            scale = slot_scale(inv_mass, inv_inertia, a, b)
             if limited[s].any() and carry is None:
                 _correct_limits(joints, s, pair, scale)
-            rows, error, _ = main_rows(
-                kind[s], joints["anchor_a"][s], joints["anchor_b"][s], pair[:, :3], pair[:, 3:],
-                joints["length"][s], joints["reference_angle"][s],
-            )  # fmt: skip
+            rows, error, _ = joint_rows_at(joints, s, pair[:, :3], pair[:, 3:])
             used = USED_ROWS[kind[s]] & rigid[s, None]
             if carry is not None:
                 start_rows, start_error = before[s.start]
@@ -104,10 +96,10 @@ def correct_joint_positions(
 def _correct_limits(joints: dict, s: slice, pair: np.ndarray, scale: np.ndarray) -> None:
     """Turn joints past their angle limits back towards them (in place on ``pair``)."""
     angle = pair[:, 5] - pair[:, 2] - joints["reference_angle"][s]
-    with np.errstate(invalid="ignore"):
-        below = np.clip(angle - joints["lower"][s] + ANGULAR_SLOP, -MAX_ANGULAR_CORRECTION, 0.0)
-        above = np.clip(angle - joints["upper"][s] - ANGULAR_SLOP, 0.0, MAX_ANGULAR_CORRECTION)
-    error = np.nan_to_num(below) + np.nan_to_num(above)
+    # A missing limit is +-inf: its side clips to no error.
+    below = np.clip(angle - joints["lower"][s] + ANGULAR_SLOP, -MAX_ANGULAR_CORRECTION, 0.0)
+    above = np.clip(angle - joints["upper"][s] - ANGULAR_SLOP, 0.0, MAX_ANGULAR_CORRECTION)
+    error = below + above
     axial = scale[:, 2] + scale[:, 5]
     with np.errstate(divide="ignore", invalid="ignore"):
         impulse = np.where(axial > 0.0, -error / axial, 0.0)

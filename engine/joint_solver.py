@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows
+from .joint_geometry import USED_ROWS, effective_mass, inverse3, joint_rows_at, slot_scale
 from .joint_store import DISTANCE, MOUSE, REVOLUTE
 
 # Largest w h (w = 2 pi f) at which a spring is integrated symplectically (see above).
@@ -66,13 +66,8 @@ class JointSolver:
         self.velocities = velocities
         kind = joints["kind"]
         a, b = slots[:, 0], slots[:, 1]
-        rows, error, angle = main_rows(
-            kind, joints["anchor_a"], joints["anchor_b"], poses[a], poses[b],
-            joints["length"], joints["reference_angle"],
-        )  # fmt: skip
-        scale = np.column_stack(
-            [inv_mass[a], inv_mass[a], inv_inertia[a], inv_mass[b], inv_mass[b], inv_inertia[b]]
-        )
+        rows, error, angle = joint_rows_at(joints, slice(None), poses[a], poses[b])
+        scale = slot_scale(inv_mass, inv_inertia, a, b)
         used = USED_ROWS[kind]
         k, push = effective_mass(rows, scale, used)
         spring = _explicit_springs(joints, kind, k, error, dt)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 REVOLUTE, DISTANCE, WELD, MOUSE = 0, 1, 2, 3
-JOINT_KIND_NAMES = {REVOLUTE: "revolute", DISTANCE: "distance", WELD: "weld", MOUSE: "mouse"}
 WORLD = -1
 
 # Field name -> (trailing shape, dtype) of the per-joint arrays.

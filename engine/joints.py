@@ -105,6 +105,8 @@ class Joint:
 
     def _read(self, field: str):
         if self._world is None:
+            if field not in self._spec:  # a reading that needs the world (impulses)
+                raise ValueError("joint: it has not been added to a world")
             return self._spec[field]
         return self._world._joints.arrays[field][self._row]
 
@@ -243,13 +245,13 @@ class RevoluteJoint(Joint):
     @property
     def speed(self) -> float:
         """Rate of change of ``angle``, rad/s."""
+        joint_row = self._row  # raises when the joint is not in a world
         rates = []
         for slot in (0, 1):
-            body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][self._row])
-            row = self._world._row_of_id[body_id] if body_id != WORLD else -1
-            rates.append(
-                0.0 if row < 0 else float(self._world._bodies.arrays["angular_velocity"][row])
-            )
+            body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][joint_row])
+            body_row = self._world._row_of_id[body_id] if body_id != WORLD else -1
+            spin = self._world._bodies.arrays["angular_velocity"]
+            rates.append(0.0 if body_row < 0 else float(spin[body_row]))
         return rates[1] - rates[0]
 
     @property

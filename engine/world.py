@@ -304,10 +304,9 @@ class World:
         # joints go with it, and what they held wakes too.
         self._wake_touching(body._id)
         self._wake_rows(row)
-        ids = self._joints.view("joint_id")
         mine = (self._joints.view("body_a") == body._id) | (self._joints.view("body_b") == body._id)
-        for joint_id in ids[mine]:
-            self._delete_joint(int(np.flatnonzero(self._joints.view("joint_id") == joint_id)[0]))
+        for joint_row in np.flatnonzero(mine)[::-1]:  # from the back: rows stay valid
+            self._delete_joint(int(joint_row))
         part_rows = np.flatnonzero(self._parts.table.view("body") == row)
         self._warm.forget_parts(int(part_rows[0]), len(part_rows))
         self._parts.delete_body(row)
@@ -1072,6 +1071,6 @@ def _colour(solved: Manifolds, joints, dynamic: np.ndarray):
     contact_colours += [np.zeros(0, dtype=np.int64)] * (count - len(contact_colours))
     joint_colour = colour[m:]
     joints.reorder(np.argsort(joint_colour, kind="stable"))
-    ends = np.cumsum(np.bincount(joint_colour, minlength=count))
     sizes = np.bincount(joint_colour, minlength=count)
+    ends = np.cumsum(sizes)
     return contact_colours, [slice(int(e - n), int(e)) for e, n in zip(ends, sizes)]

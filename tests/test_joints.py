@@ -630,3 +630,37 @@ def test_block_inverse_is_exact_and_gives_zero_for_singular_or_broken_blocks():
         inverse[fine] @ blocks[fine], np.broadcast_to(np.eye(3), (18, 3, 3)), atol=1e-9
     )
     assert not inverse[[4, 9]].any()
+
+
+def test_readings_that_need_a_world_raise_before_the_joint_is_added():
+    world = World()
+    arm = world.add_body(Box(1, 0.1), position=(0.5, 0))
+    hinge = RevoluteJoint(arm, None, anchor=(0, 0), max_motor_torque=1.0)
+    for reading in ("reaction_force", "motor_torque", "speed", "angle", "anchor_a"):
+        with pytest.raises(ValueError, match="not been added"):
+            getattr(hinge, reading)
+    assert hinge.max_motor_torque == 1.0  # settings read back before adding
+
+
+def test_a_joint_copied_with_its_world_works_in_the_copy():
+    import copy
+
+    world = World(sleep=False)
+    bob = world.add_body(Circle(0.1), position=(1, 0))
+    pin = world.add_joint(RevoluteJoint(bob, None, anchor=(0, 0)))
+    twin, twin_pin = copy.deepcopy((world, pin))
+    run(twin, 0.5)
+    assert twin_pin.world is twin
+    assert twin_pin.angle == pytest.approx(twin.bodies[0].angle)
+    assert pin.angle == 0.0  # the original did not move
+
+
+def test_speed_reads_the_joints_own_bodies_among_many_joints():
+    world = World(gravity=(0, 0), sleep=False)
+    a = world.add_body(Box(1, 1), position=(0, 0), angular_velocity=1.0)
+    b = world.add_body(Box(1, 1), position=(3, 0), angular_velocity=-2.0)
+    c = world.add_body(Box(1, 1), position=(6, 0), angular_velocity=0.5)
+    first = world.add_joint(RevoluteJoint(b, None, anchor=(3, 0)))
+    second = world.add_joint(RevoluteJoint(a, c, anchor=(3, 0), collide_connected=True))
+    assert first.speed == -2.0  # slot A is the world, slot B is b
+    assert second.speed == 0.5 - 1.0  # c relative to a
