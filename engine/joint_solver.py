@@ -72,7 +72,10 @@ class JointSolver:
         k, push = effective_mass(rows, scale, used)
         spring = _explicit_springs(joints, kind, k, error, dt)
         self.spring, self.spring_push, self.spring_damping, self.spring_scale = spring
-        gamma, bias = _softness(joints, kind, k, error, inv_mass[b], dt, self.spring)
+        gamma, bias, slack = _softness(joints, kind, k, error, inv_mass[b], dt, self.spring)
+        # A soft joint too weak to push at all (its gamma overflows) is left out of the
+        # solve: zero rows, identity mass; solving it as rigid would be the opposite.
+        rows[slack], push[slack], k[slack] = 0.0, 0.0, np.eye(3)
         k[:, [0, 1, 2], [0, 1, 2]] += gamma
         self.rows, self.push = rows, push
         self.inverse = inverse3(k)
@@ -191,7 +194,9 @@ def _explicit_springs(joints: dict, kind, k, error, dt):
 
 def _softness(joints: dict, kind, k, error, inv_mass_b, dt, explicit):
     """gamma and bias (m, 3) of the implicitly soft rows: stiff springs and mouse joints;
-    zero elsewhere. explicit: (m,) the springs integrated symplectically instead."""
+    zero elsewhere; and slack (m,) bool, the soft joints whose stiffness and damping are
+    too small to push at all (1 / (h (c + h k)) overflows). explicit: (m,) the springs
+    integrated symplectically instead."""
     frequency, damping = joints["frequency"], joints["damping"]
     spring = (kind == DISTANCE) & (frequency > 0.0) & ~explicit
     mouse = kind == MOUSE
@@ -202,9 +207,11 @@ def _softness(joints: dict, kind, k, error, inv_mass_b, dt, explicit):
     stiffness = mass * omega * omega
     friction = 2.0 * mass * damping * omega
     total = dt * (friction + dt * stiffness)
-    soft = (spring | mouse) & (total > 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gamma = np.where(soft, 1.0 / total, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        inverse = 1.0 / total
+    slack = (spring | mouse) & ~((total > 0.0) & np.isfinite(inverse))
+    soft = (spring | mouse) & ~slack
+    gamma = np.where(soft, inverse, 0.0)
     bias = error * (dt * stiffness * gamma)[:, None]
     rows = USED_ROWS[kind] & soft[:, None]
-    return np.where(rows, gamma[:, None], 0.0), np.where(rows, bias, 0.0)
+    return np.where(rows, gamma[:, None], 0.0), np.where(rows, bias, 0.0), slack

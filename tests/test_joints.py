@@ -664,3 +664,14 @@ def test_speed_reads_the_joints_own_bodies_among_many_joints():
     second = world.add_joint(RevoluteJoint(a, c, anchor=(3, 0), collide_connected=True))
     assert first.speed == -2.0  # slot A is the world, slot B is b
     assert second.speed == 0.5 - 1.0  # c relative to a
+
+
+@pytest.mark.parametrize("frequency", [1e-300, 5e-324])
+def test_a_mouse_joint_too_weak_to_pull_leaves_the_body_alone(frequency):
+    world = World(gravity=(0, 0), sleep=False)
+    crate = world.add_body(Box(1, 1), velocity=(1.0, 0.0))
+    world.add_joint(MouseJoint(crate, target=(5, 5), frequency=frequency, damping=0.0))
+    run(world, 0.5)
+    # Practically no spring: the crate keeps drifting, nothing turns NaN or rigid.
+    np.testing.assert_allclose(crate.velocity, (1.0, 0.0))
+    np.testing.assert_allclose(crate.position, (0.5, 0.0))
