@@ -471,7 +471,8 @@ def chord(shape: Convex, point, direction, slack: float = 0.0):
             if r < 0.0:
                 return None
             continue
-        u = r / q
+        with np.errstate(over="ignore"):
+            u = r / q  # a face all but parallel to n gives +-inf: no bound on that side
         if q > 0 and u < u_out:
             u_out, cos_out = u, abs(q)
         elif q < 0 and u > u_in:
