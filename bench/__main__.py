@@ -10,7 +10,6 @@ import numpy as np
 SUITES = [
     "bench.collision_bench",
     "bench.broadphase_bench",
-    "bench.coloring_bench",
     "bench.query_bench",
     "bench.pyramid_bench",
     "bench.render_bench",

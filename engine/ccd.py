@@ -5,58 +5,87 @@ an approach along an axis that was not the best one at the start of the step, or
 through a body that the solver turned towards. So after the velocity solve, every body
 moving more than a fraction of its own size in the step is swept again with its final
 velocity against the static and kinematic parts near its path (and, for bullets, against
-dynamic ones too), with the exact time of impact of the swept SAT kernel. A body that would
-hit something within the step is moved only up to that instant, a slop short of contact.
+dynamic ones too), with the exact time of impact of the swept narrow phase. A body that
+would hit something within the step is moved only up to that instant, a slop short of
+contact.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from .body_store import DYNAMIC
-from .narrowphase import collide_parts
-from .settings import CCD_FRACTION, LINEAR_SLOP
+from .body_store import DYNAMIC, STATIC
+from .jit import kernel
+from .narrowphase import collide_kernel
 
 
-def fast_bodies(speed: np.ndarray, spin: np.ndarray, reach: np.ndarray, dynamic, dt: float):
-    """(N,) bool: dynamic bodies whose motion this step exceeds CCD_FRACTION of their size."""
-    travel = (speed + np.abs(spin) * reach) * dt
-    return dynamic & (travel > CCD_FRACTION * reach)
+@kernel
+def allowed_times(
+    vertices, normals, count, radius, part_reach, part_a, part_b, body_a, body_b, kind,
+    bullet, reach, start, velocity, dt, fraction, slop,
+):  # fmt: skip
+    """(N,) time in [0, dt] each body may move for this step without tunnelling.
 
-
-def clamp_to_impact(
-    parts, part_a, part_b, body_a, body_b, kinds, bullet, fast, start, velocity, dt
-):
-    """First instant in [0, dt] each fast body may move to without tunnelling.
-
-    parts: the world's PackedParts; part_a, part_b, body_a, body_b: (M,) broad-phase pairs;
-    kinds, bullet, fast: (N,) per body; start: (N, 3) poses at the step start; velocity:
-    (N, 3) final (vx, vy, w). Returns (N,) float64 allowed time, dt for unclamped bodies.
+    Part table (P, K, 2) vertices and normals, (P,) count, radius and part_reach;
+    (M,) broad-phase part pairs and their bodies; (N,) kind, bullet, reach; start: (N, 3)
+    poses at the step start; velocity: (N + 1, 3) final velocities. Static bodies get 0, a
+    fast dynamic body the time of its first impact less a slop, every other body dt.
     """
-    allowed = np.full(len(kinds), dt)
-    dynamic = kinds == DYNAMIC
+    n = len(kind)
+    allowed = np.full(n, dt)
+    fast = np.zeros(n, dtype=np.bool_)
+    any_fast = False
+    for i in range(n):
+        if kind[i] == STATIC:
+            allowed[i] = 0.0
+        elif kind[i] == DYNAMIC:
+            travel = (
+                math.hypot(velocity[i, 0], velocity[i, 1]) + abs(velocity[i, 2]) * reach[i]
+            ) * dt
+            fast[i] = travel > fraction * reach[i]
+            any_fast = any_fast or fast[i]
+    if not any_fast:
+        return allowed
     # A sweeps against B: A fast, B not dynamic, or A a fast bullet and B anything.
-    forward = fast[body_a] & (~dynamic[body_b] | bullet[body_a])
-    backward = fast[body_b] & (~dynamic[body_a] | bullet[body_b])
-    mover = np.concatenate([body_a[forward], body_b[backward]])
-    if len(mover) == 0:
+    m = len(part_a)
+    mover = np.empty(2 * m, dtype=np.int64)
+    other = np.empty(2 * m, dtype=np.int64)
+    mover_part = np.empty(2 * m, dtype=np.int64)
+    other_part = np.empty(2 * m, dtype=np.int64)
+    count_sweeps = 0
+    for side in range(2):
+        for i in range(m):
+            a, b = (body_a[i], body_b[i]) if side == 0 else (body_b[i], body_a[i])
+            if fast[a] and (kind[b] != DYNAMIC or bullet[a]):
+                mover[count_sweeps], other[count_sweeps] = a, b
+                if side == 0:
+                    mover_part[count_sweeps], other_part[count_sweeps] = part_a[i], part_b[i]
+                else:
+                    mover_part[count_sweeps], other_part[count_sweeps] = part_b[i], part_a[i]
+                count_sweeps += 1
+    if count_sweeps == 0:
         return allowed
-    other = np.concatenate([body_b[forward], body_a[backward]])
-    mover_part = np.concatenate([part_a[forward], part_b[backward]])
-    other_part = np.concatenate([part_b[forward], part_a[backward]])
-    relative = velocity[mover, :2] - velocity[other, :2]
-    found = collide_parts(
-        parts, mover_part, start[mover], parts, other_part, start[other], relative, dt
-    )
-    closing = np.einsum("ij,ij->i", relative, found.normal)
-    # A sweep that ends less than a slop past the surface is a landing, not a tunnel: the
-    # contact handles it next step, and the body keeps its full motion along the surface.
-    overshoot = closing * (dt - np.nan_to_num(found.toi, nan=dt))
-    hit = (found.separation > 0.0) & ~np.isnan(found.toi) & (overshoot > LINEAR_SLOP)
-    if not hit.any():
-        return allowed
-    # Stop a slop short of contact along the normal, so the next step starts apart.
-    with np.errstate(divide="ignore"):
-        stop = np.maximum(found.toi[hit] - LINEAR_SLOP / closing[hit], 0.0)
-    np.minimum.at(allowed, mover[hit], stop)
+    mover, other = mover[:count_sweeps], other[:count_sweeps]
+    relative = np.empty((count_sweeps, 2))
+    for s in range(count_sweeps):
+        relative[s, 0] = velocity[mover[s], 0] - velocity[other[s], 0]
+        relative[s, 1] = velocity[mover[s], 1] - velocity[other[s], 1]
+    found = collide_kernel(
+        vertices, normals, count, radius, part_reach, mover_part[:count_sweeps], start[mover],
+        vertices, normals, count, radius, part_reach, other_part[:count_sweeps], start[other],
+        relative, True, np.full(count_sweeps, dt), np.zeros(count_sweeps), 0.0,
+    )  # fmt: skip
+    separation, normal, toi = found[0], found[1], found[2]
+    for s in range(count_sweeps):
+        if not (separation[s] > 0.0) or math.isnan(toi[s]):
+            continue
+        closing = relative[s, 0] * normal[s, 0] + relative[s, 1] * normal[s, 1]
+        # A sweep that ends less than a slop past the surface is a landing, not a tunnel:
+        # the contact handles it next step, and the body keeps its motion along the surface.
+        if closing * (dt - toi[s]) > slop:
+            # Stop a slop short of contact along the normal, so the next step starts apart.
+            stop = max(toi[s] - slop / closing, 0.0)
+            allowed[mover[s]] = min(allowed[mover[s]], stop)
     return allowed

@@ -1,4 +1,4 @@
-"""Where joints stand: anchor arms, Jacobian rows and errors of all joints at once.
+"""Where a joint stands: its Jacobian rows and errors at given poses, and its mass matrix.
 
 Each joint has a main block of up to three coupled rows, solved together:
 
@@ -9,107 +9,112 @@ Each joint has a main block of up to three coupled rows, solved together:
 
 A row is a (6,) vector acting on (vx, vy, w) of slot A then of slot B. Unused rows are
 zero; their effective mass is set to 1 so that a block always inverts and leaves them 0.
+These are per-joint routines, inlined into the solver's and the correction's loops.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .contact_solver import jacobian_row
+from .jit import kernel
 from .joint_store import DISTANCE, WELD
-from .position_correction import rotated
 
 # Used rows of each joint kind's main block: revolute, distance, weld, mouse.
-USED_ROWS = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 1], [1, 1, 0]], dtype=bool)
+USED_ROWS = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 1], [1, 1, 0]], dtype=np.bool_)
 
 
-def main_rows(kind, anchor_a, anchor_b, pose_a, pose_b, length, reference_angle):
-    """Jacobian and error of each joint's main block at the given poses.
-
-    kind: (m,) int8; anchor_a, anchor_b: (m, 2) in each slot's frame; pose_a, pose_b:
-    (m, 3) (x, y, angle) of the slots (the world's is zero); length, reference_angle: (m,).
-    Returns rows (m, 3, 6), error (m, 3) (C, zero in unused rows) and the joint angle (m,)
-    (angle_b - angle_a - reference_angle).
-    """
-    m = len(kind)
-    arm_a = rotated(anchor_a, pose_a[:, 2])
-    arm_b = rotated(anchor_b, pose_b[:, 2])
-    gap = pose_b[:, :2] + arm_b - pose_a[:, :2] - arm_a
-    angle = pose_b[:, 2] - pose_a[:, 2] - reference_angle
-    rows = np.zeros((m, 3, 6))
-    error = np.zeros((m, 3))
-    # The pivot: velocity of B's anchor minus A's, w x r = (-w r_y, w r_x).
-    rows[:, 0, 0], rows[:, 0, 2], rows[:, 0, 3], rows[:, 0, 5] = -1, arm_a[:, 1], 1, -arm_b[:, 1]
-    rows[:, 1, 1], rows[:, 1, 2], rows[:, 1, 4], rows[:, 1, 5] = -1, -arm_a[:, 0], 1, arm_b[:, 0]
-    error[:, :2] = gap
-    weld = kind == WELD
-    rows[weld, 2, 2], rows[weld, 2, 5] = -1.0, 1.0
-    error[weld, 2] = angle[weld]
-    distance = np.flatnonzero(kind == DISTANCE)
-    if len(distance):
-        d = gap[distance]
-        span = np.hypot(d[:, 0], d[:, 1])
+@kernel(inline=True)
+def main_rows(kind, anchor_a, anchor_b, pose_a, pose_b, length, reference_angle, rows, error):
+    """Fill rows (3, 6) and error (3,) (C, zero in unused rows) of one joint at poses
+    pose_a, pose_b (3,) (x, y, angle; the world's is zero); anchors (2,) in each slot's
+    frame. Returns the joint angle, angle_b - angle_a - reference_angle."""
+    ca, sa = math.cos(pose_a[2]), math.sin(pose_a[2])
+    cb, sb = math.cos(pose_b[2]), math.sin(pose_b[2])
+    arm_ax = ca * anchor_a[0] - sa * anchor_a[1]
+    arm_ay = sa * anchor_a[0] + ca * anchor_a[1]
+    arm_bx = cb * anchor_b[0] - sb * anchor_b[1]
+    arm_by = sb * anchor_b[0] + cb * anchor_b[1]
+    gap_x = pose_b[0] + arm_bx - pose_a[0] - arm_ax
+    gap_y = pose_b[1] + arm_by - pose_a[1] - arm_ay
+    angle = pose_b[2] - pose_a[2] - reference_angle
+    rows[:] = 0.0
+    error[:] = 0.0
+    if kind == DISTANCE:
+        span = math.hypot(gap_x, gap_y)
         # Anchors on top of each other have no direction: push along x, like any other.
-        axis = np.where(span[:, None] > 1e-9, d / np.maximum(span, 1e-9)[:, None], [1.0, 0.0])
-        ra, rb = arm_a[distance], arm_b[distance]
-        rows[distance] = 0.0
-        rows[distance, 0] = jacobian_row(axis, ra, rb)
-        error[distance] = 0.0
-        error[distance, 0] = span - length[distance]
-    return rows, error, angle
+        if span > 1e-9:
+            ux, uy = gap_x / max(span, 1e-9), gap_y / max(span, 1e-9)
+        else:
+            ux, uy = 1.0, 0.0
+        jacobian_row(rows[0], ux, uy, arm_ax, arm_ay, arm_bx, arm_by)
+        error[0] = span - length
+        return angle
+    # The pivot: velocity of B's anchor minus A's, w x r = (-w r_y, w r_x).
+    rows[0, 0], rows[0, 2], rows[0, 3], rows[0, 5] = -1.0, arm_ay, 1.0, -arm_by
+    rows[1, 1], rows[1, 2], rows[1, 4], rows[1, 5] = -1.0, -arm_ax, 1.0, arm_bx
+    error[0] = gap_x
+    error[1] = gap_y
+    if kind == WELD:
+        rows[2, 2], rows[2, 5] = -1.0, 1.0
+        error[2] = angle
+    return angle
 
 
-def joint_rows_at(joints: dict, which, pose_a, pose_b):
-    """``main_rows`` of the joints ``which`` (a slice or index array into the joint-table
-    columns ``joints``) with their slots at poses pose_a, pose_b (m, 3)."""
-    return main_rows(
-        joints["kind"][which], joints["anchor_a"][which], joints["anchor_b"][which],
-        pose_a, pose_b, joints["length"][which], joints["reference_angle"][which],
-    )  # fmt: skip
+@kernel(inline=True)
+def effective_mass(rows, scale, used, k, push):
+    """Fill the block's mass matrix k = J M^-1 J^T (3, 3) and push = M^-1 J^T (3, 6).
 
-
-def slot_scale(inv_mass, inv_inertia, a, b) -> np.ndarray:
-    """(m, 6) inverse mass, mass, inertia of slot A then of slot B, rows a, b (m,): the
-    velocity change per unit impulse along each entry of a row."""
-    return np.column_stack(
-        [inv_mass[a], inv_mass[a], inv_inertia[a], inv_mass[b], inv_mass[b], inv_inertia[b]]
-    )
-
-
-def effective_mass(rows: np.ndarray, scale: np.ndarray, used: np.ndarray):
-    """The block's mass matrix K = J M^-1 J^T (m, 3, 3) and the pushes M^-1 J^T (m, 3, 6).
-
-    scale: (m, 6) inverse masses and inertias of the two slots; used: (m, 3) bool rows in
-    use. An unused row gets K_ii = 1 (its impulse stays zero).
+    scale: (6,) inverse masses and inertias of the two slots; used: (3,) bool rows in use.
+    An unused row gets k_ii = 1 (its impulse stays zero).
     """
-    push = rows * scale[:, None, :]
-    k = np.einsum("mik,mjk->mij", rows, push)
-    k[:, [0, 1, 2], [0, 1, 2]] += ~used
-    return k, push
+    for r in range(3):
+        for j in range(6):
+            push[r, j] = rows[r, j] * scale[j]
+    for r in range(3):
+        for c in range(3):
+            total = 0.0
+            for j in range(6):
+                total += rows[r, j] * push[c, j]
+            k[r, c] = total
+        if not used[r]:
+            k[r, r] += 1.0
 
 
-def inverse3(k: np.ndarray) -> np.ndarray:
-    """(m, 3, 3) inverses of the matrices ``k`` (m, 3, 3); a matrix that is singular or
-    not finite (a body thrown to infinity) gets zero, so its joint does nothing that step
-    instead of raising or spreading NaN."""
-    try:
-        inverse = np.linalg.inv(k)
-    except np.linalg.LinAlgError:
-        # One singular matrix spoils the batch call: invert by cofactors, row by row safe.
-        inverse = _cofactor_inverse(k)
-    good = np.isfinite(inverse).all(axis=(1, 2)) & np.isfinite(k).all(axis=(1, 2))
-    return np.where(good[:, None, None], inverse, 0.0)
+@kernel(inline=True)
+def slot_scale(inv_mass, inv_inertia, a, b, scale):
+    """Fill scale (6,): inverse mass, mass, inertia of slot A then of slot B."""
+    scale[0] = scale[1] = inv_mass[a]
+    scale[2] = inv_inertia[a]
+    scale[3] = scale[4] = inv_mass[b]
+    scale[5] = inv_inertia[b]
 
 
-def _cofactor_inverse(k: np.ndarray) -> np.ndarray:
-    """Inverses by cofactors over determinants; NaN or inf where a matrix is singular."""
-    cofactor = np.empty_like(k)
-    for i in range(3):
-        for j in range(3):
-            r0, r1 = [x for x in range(3) if x != i]
-            c0, c1 = [x for x in range(3) if x != j]
-            minor = k[:, r0, c0] * k[:, r1, c1] - k[:, r0, c1] * k[:, r1, c0]
-            cofactor[:, j, i] = minor if (i + j) % 2 == 0 else -minor
-    det = np.einsum("mi,mi->m", k[:, 0, :], cofactor[:, :, 0])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(np.abs(det)[:, None, None] > 1e-300, cofactor / det[:, None, None], np.nan)
+@kernel(inline=True)
+def inverse3(k, out):
+    """Fill out (3, 3) with the inverse of k (3, 3) by cofactors; a matrix that is singular
+    or not finite (a body thrown to infinity) gets zero, so its joint does nothing that
+    step instead of spreading NaN."""
+    c00 = k[1, 1] * k[2, 2] - k[1, 2] * k[2, 1]
+    c01 = k[1, 2] * k[2, 0] - k[1, 0] * k[2, 2]
+    c02 = k[1, 0] * k[2, 1] - k[1, 1] * k[2, 0]
+    det = k[0, 0] * c00 + k[0, 1] * c01 + k[0, 2] * c02
+    good = abs(det) > 1e-300 and math.isfinite(det)
+    if good:
+        out[0, 0] = c00 / det
+        out[1, 0] = c01 / det
+        out[2, 0] = c02 / det
+        out[0, 1] = (k[0, 2] * k[2, 1] - k[0, 1] * k[2, 2]) / det
+        out[1, 1] = (k[0, 0] * k[2, 2] - k[0, 2] * k[2, 0]) / det
+        out[2, 1] = (k[0, 1] * k[2, 0] - k[0, 0] * k[2, 1]) / det
+        out[0, 2] = (k[0, 1] * k[1, 2] - k[0, 2] * k[1, 1]) / det
+        out[1, 2] = (k[0, 2] * k[1, 0] - k[0, 0] * k[1, 2]) / det
+        out[2, 2] = (k[0, 0] * k[1, 1] - k[0, 1] * k[1, 0]) / det
+        for r in range(3):
+            for c in range(3):
+                if not math.isfinite(out[r, c]):
+                    good = False
+    if not good:
+        out[:] = 0.0

@@ -1,9 +1,4 @@
-"""Sequential impulses for joints, colour by colour on whole arrays, beside the contacts.
-
-Joints and contacts are coloured together (``engine.coloring``): within one colour no two
-constraints share a dynamic body, so the colour's contacts and its joints can each be
-solved as one numpy batch, one after the other, and every constraint sees the velocities
-the colours before it produced (Gauss-Seidel).
+"""Sequential impulses for joints, in compiled loops, in the same passes as the contacts.
 
 Per joint and pass: the revolute motor (one row, torque-limited), then the two one-sided
 angle limits, then the main block (see ``engine.joint_geometry``) solved exactly with its
@@ -30,188 +25,197 @@ A mouse joint's accumulated impulse is capped at max_force * h.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
 
 import numpy as np
 
-from .joint_geometry import USED_ROWS, effective_mass, inverse3, joint_rows_at, slot_scale
+from .contact_solver import add6, dot6
+from .jit import kernel
+from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows, slot_scale
 from .joint_store import DISTANCE, MOUSE, REVOLUTE
 
 # Largest w h (w = 2 pi f) at which a spring is integrated symplectically (see above).
 SYMPLECTIC_LIMIT = 0.5
 
 
-@dataclass
-class JointBatch:
-    """One colour's joints: a slice of the colour-ordered joints and their rows' bodies."""
+@kernel
+def prepare_joints(
+    kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, length,
+    frequency, damping, max_force, impulse, motor_impulse, lower_impulse, upper_impulse,
+    slots, solve, poses, inv_mass, inv_inertia, dt,
+):  # fmt: skip
+    """What every pass reuses, per joint J (only those with ``solve`` (J,) set).
 
-    index: slice
-    bodies: np.ndarray  # (m, 2)
-    has_motor: bool
-    has_limit: bool
-    has_spring: bool
-
-
-class JointSolver:
-    """Solves one step's joints. ``joints``: the joint-table columns of the joints solved,
-    already in colour order; ``spans``: the slice of each colour; slots: (J, 2) rows of
-    slot A and B in the velocity array (the world: a zero row past the bodies).
-
-    velocities: (N + 1, 3) (vx, vy, w), changed in place; inv_mass, inv_inertia: (N + 1,);
-    poses: (N + 1, 3) at the step start.
+    Joint columns as in ``engine.joint_store`` (J,) / (J, 2) / (J, 3); slots: (J, 2) rows of
+    slots A and B in the (N + 1,) arrays poses (N + 1, 3) at the step start, inv_mass and
+    inv_inertia (the world: the last row, zero). Clears the impulses of rows that no longer
+    exist (a motor switched off). Returns rows, push (J, 3, 6); inverse, gamma (J, 3, 3)
+    and (J, 3); bias (J, 3); max_impulse (J,); spring (J,) bool with spring_push,
+    spring_damping, spring_scale (J,); motor_mass, max_motor_impulse, lower_mass,
+    upper_mass, lower_bias, upper_bias (J,).
     """
-
-    def __init__(self, joints: dict, slots, spans, velocities, inv_mass, inv_inertia, poses, dt):
-        self.joints = joints
-        self.velocities = velocities
-        kind = joints["kind"]
-        a, b = slots[:, 0], slots[:, 1]
-        rows, error, angle = joint_rows_at(joints, slice(None), poses[a], poses[b])
-        scale = slot_scale(inv_mass, inv_inertia, a, b)
-        used = USED_ROWS[kind]
-        k, push = effective_mass(rows, scale, used)
-        spring = _explicit_springs(joints, kind, k, error, dt)
-        self.spring, self.spring_push, self.spring_damping, self.spring_scale = spring
-        gamma, bias, slack = _softness(joints, kind, k, error, inv_mass[b], dt, self.spring)
-        # A soft joint too weak to push at all (its gamma overflows) is left out of the
-        # solve: zero rows, identity mass; solving it as rigid would be the opposite.
-        rows[slack], push[slack], k[slack] = 0.0, 0.0, np.eye(3)
-        k[:, [0, 1, 2], [0, 1, 2]] += gamma
-        self.rows, self.push = rows, push
-        self.inverse = inverse3(k)
-        self.gamma, self.bias = gamma, bias
-        self.max_impulse = np.where(kind == MOUSE, joints["max_force"] * dt, np.inf)
+    j_count = len(kind)
+    rows = np.zeros((j_count, 3, 6))
+    push = np.zeros((j_count, 3, 6))
+    inverse = np.zeros((j_count, 3, 3))
+    gamma = np.zeros((j_count, 3))
+    bias = np.zeros((j_count, 3))
+    max_impulse = np.full(j_count, np.inf)
+    spring = np.zeros(j_count, dtype=np.bool_)
+    spring_push = np.zeros(j_count)
+    spring_damping = np.zeros(j_count)
+    spring_scale = np.ones(j_count)
+    motor_mass = np.zeros(j_count)
+    max_motor_impulse = np.zeros(j_count)
+    lower_mass = np.zeros(j_count)
+    upper_mass = np.zeros(j_count)
+    lower_bias = np.zeros(j_count)
+    upper_bias = np.zeros(j_count)
+    error = np.zeros(3)
+    scale = np.zeros(6)
+    k = np.zeros((3, 3))
+    for j in range(j_count):
+        if not solve[j]:
+            continue
+        a, b = slots[j, 0], slots[j, 1]
+        knd = kind[j]
+        used = USED_ROWS[knd]
+        angle = main_rows(
+            knd, anchor_a[j], anchor_b[j], poses[a], poses[b], length[j], reference_angle[j],
+            rows[j], error,
+        )  # fmt: skip
+        slot_scale(inv_mass, inv_inertia, a, b, scale)
+        effective_mass(rows[j], scale, used, k, push[j])
+        omega = 2.0 * math.pi * frequency[j]
+        if knd == DISTANCE and omega > 0.0 and omega * dt <= SYMPLECTIC_LIMIT:
+            # Symplectic spring: elastic push fixed at the step start, implicit damping.
+            spring[j] = True
+            mass = 1.0 / k[0, 0]
+            spring_push[j] = dt * mass * omega * omega * error[0]
+            spring_damping[j] = dt * 2.0 * mass * damping[j] * omega
+            spring_scale[j] = 1.0 / (1.0 + k[0, 0] * spring_damping[j])
+        elif (knd == DISTANCE and frequency[j] > 0.0) or knd == MOUSE:
+            # The row's own mass: along a spring's axis, or the body's for a mouse pull.
+            if knd == DISTANCE:
+                mass = 1.0 / k[0, 0]
+            else:
+                mass = 1.0 / inv_mass[b] if inv_mass[b] > 0.0 else 0.0
+            stiffness = mass * omega * omega
+            total = dt * (2.0 * mass * damping[j] * omega + dt * stiffness)
+            soft = 1.0 / total if total > 0.0 else np.inf
+            if math.isfinite(soft):
+                for r in range(3):
+                    if used[r]:
+                        gamma[j, r] = soft
+                        bias[j, r] = error[r] * (dt * stiffness * soft)
+                        k[r, r] += soft
+            else:
+                # Too weak to push at all: left out of the solve, neither rigid nor NaN.
+                rows[j, :, :] = 0.0
+                push[j, :, :] = 0.0
+                k[:, :] = 0.0
+                for r in range(3):
+                    k[r, r] = 1.0
+        inverse3(k, inverse[j])
+        if knd == MOUSE:
+            max_impulse[j] = max_force[j] * dt
         # Motor and limits act on the relative angular speed, with the axial mass.
         axial = inv_inertia[a] + inv_inertia[b]
-        with np.errstate(divide="ignore"):
-            axial_mass = np.where(axial > 0.0, 1.0 / axial, 0.0)
-        revolute = kind == REVOLUTE
-        motor = revolute & (joints["max_motor_torque"] > 0.0)
-        self.motor_mass = np.where(motor, axial_mass, 0.0)
-        self.max_motor_impulse = joints["max_motor_torque"] * dt
-        has_lower = revolute & np.isfinite(joints["lower"])
-        has_upper = revolute & np.isfinite(joints["upper"])
-        self.lower_mass = np.where(has_lower, axial_mass, 0.0)
-        self.upper_mass = np.where(has_upper, axial_mass, 0.0)
-        with np.errstate(invalid="ignore"):
-            # Speculative: a limit still ahead may be closed within the step and no more.
-            self.lower_bias = (
-                np.where(has_lower, np.maximum(angle - joints["lower"], 0.0), 0.0) / dt
-            )
-            self.upper_bias = (
-                np.where(has_upper, np.maximum(joints["upper"] - angle, 0.0), 0.0) / dt
-            )
-        # Impulses of rows that no longer exist (a motor switched off) start from zero.
-        joints["motor_impulse"][~motor] = 0.0
-        joints["lower_impulse"][~has_lower] = 0.0
-        joints["upper_impulse"][~has_upper] = 0.0
-        joints["impulse"][~used] = 0.0
-        self.inv_inertia = np.column_stack([inv_inertia[a], inv_inertia[b]])
-        self.slots = slots
-        self.batches = [
-            JointBatch(
-                s,
-                slots[s],
-                bool(motor[s].any()),
-                bool((has_lower | has_upper)[s].any()),
-                bool(self.spring[s].any()),
-            )
-            for s in spans
-        ]
-
-    def _angular(self, s: slice, impulse: np.ndarray) -> np.ndarray:
-        """(m, 6) velocity change of an impulse (m,) on the relative angle."""
-        change = np.zeros((len(impulse), 6))
-        change[:, 2] = -self.inv_inertia[s, 0] * impulse
-        change[:, 5] = self.inv_inertia[s, 1] * impulse
-        return change
-
-    def warm_start(self) -> None:
-        """Apply last step's impulses to the velocities."""
-        j = self.joints
-        every = slice(None)
-        angular = j["motor_impulse"] + j["lower_impulse"] - j["upper_impulse"]
-        change = np.einsum("mi,mij->mj", j["impulse"], self.push) + self._angular(every, angular)
-        np.add.at(self.velocities, self.slots, change.reshape(-1, 2, 3))
-
-    def solve(self, batch: JointBatch) -> None:
-        """One Gauss-Seidel pass over one colour's joints."""
-        v, s, j = self.velocities, batch.index, self.joints
-        pair_v = v[batch.bodies].reshape(-1, 6)
-        if batch.has_motor:
-            speed = pair_v[:, 5] - pair_v[:, 2] - j["motor_speed"][s]
-            old = j["motor_impulse"][s]
-            bound = self.max_motor_impulse[s]
-            new = np.clip(old - self.motor_mass[s] * speed, -bound, bound)
-            pair_v += self._angular(s, new - old)
-            j["motor_impulse"][s] = new
-        if batch.has_limit:
-            for name, sign, mass, bias in (
-                ("lower_impulse", 1.0, self.lower_mass, self.lower_bias),
-                ("upper_impulse", -1.0, self.upper_mass, self.upper_bias),
-            ):
-                speed = sign * (pair_v[:, 5] - pair_v[:, 2])
-                old = j[name][s]
-                new = np.maximum(old - mass[s] * (speed + bias[s]), 0.0)
-                pair_v += self._angular(s, sign * (new - old))
-                j[name][s] = new
-        old = j["impulse"][s]
-        speed = np.einsum("mij,mj->mi", self.rows[s], pair_v)
-        step = -np.einsum("mij,mj->mi", self.inverse[s], speed + self.bias[s] + self.gamma[s] * old)
-        if batch.has_spring:
-            # Elastic push fixed at the step start, damping against the velocity now.
-            explicit = (
-                -(self.spring_damping[s] * speed[:, 0] + self.spring_push[s] + old[:, 0])
-                * self.spring_scale[s]
-            )
-            step[:, 0] = np.where(self.spring[s], explicit, step[:, 0])
-        new = _cap(old + step, self.max_impulse[s])
-        pair_v += np.einsum("mi,mij->mj", new - old, self.push[s])
-        j["impulse"][s] = new
-        v[batch.bodies] = pair_v.reshape(-1, 2, 3)
+        axial_mass = 1.0 / axial if axial > 0.0 else 0.0
+        revolute = knd == REVOLUTE
+        if revolute and max_motor_torque[j] > 0.0:
+            motor_mass[j] = axial_mass
+        else:
+            motor_impulse[j] = 0.0
+        max_motor_impulse[j] = max_motor_torque[j] * dt
+        # Speculative: a limit still ahead may be closed within the step and no more.
+        if revolute and math.isfinite(lower[j]):
+            lower_mass[j] = axial_mass
+            lower_bias[j] = max(angle - lower[j], 0.0) / dt
+        else:
+            lower_impulse[j] = 0.0
+        if revolute and math.isfinite(upper[j]):
+            upper_mass[j] = axial_mass
+            upper_bias[j] = max(upper[j] - angle, 0.0) / dt
+        else:
+            upper_impulse[j] = 0.0
+        for r in range(3):
+            if not used[r]:
+                impulse[j, r] = 0.0
+    return (
+        rows, push, inverse, gamma, bias, max_impulse, spring, spring_push, spring_damping,
+        spring_scale, motor_mass, max_motor_impulse, lower_mass, upper_mass, lower_bias,
+        upper_bias,
+    )  # fmt: skip
 
 
-def _cap(impulse: np.ndarray, bound: np.ndarray) -> np.ndarray:
-    """Scale each (3,) impulse down to length ``bound`` (m,) where it is longer."""
-    size = np.sqrt(np.einsum("mi,mi->m", impulse, impulse))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        factor = np.where(size > bound, bound / size, 1.0)
-    return impulse * factor[:, None]
+@kernel(inline=True)
+def _turn(velocity, a, b, inv_inertia, amount):
+    """Apply an impulse ``amount`` on the relative angle of slots a and b."""
+    velocity[a, 2] -= inv_inertia[a] * amount
+    velocity[b, 2] += inv_inertia[b] * amount
 
 
-def _explicit_springs(joints: dict, kind, k, error, dt):
-    """The springs integrated symplectically: (m,) bool, and per joint the elastic
-    impulse h k C, the damping h c and the scale 1 / (1 + K h c) of the update
-    step = -(h c Cdot + h k C + accumulated) / (1 + K h c)."""
-    omega = 2.0 * np.pi * joints["frequency"]
-    spring = (kind == DISTANCE) & (omega > 0.0) & (omega * dt <= SYMPLECTIC_LIMIT)
-    with np.errstate(divide="ignore"):
-        mass = np.where(spring, 1.0 / k[:, 0, 0], 0.0)
-    push = dt * mass * omega * omega * error[:, 0]
-    damping = dt * 2.0 * mass * joints["damping"] * omega
-    return spring, push, damping, 1.0 / (1.0 + k[:, 0, 0] * damping)
+@kernel
+def warm_start_joints(
+    slots, solve, push, impulse, motor_impulse, lower_impulse, upper_impulse, inv_inertia,
+    velocity,
+):  # fmt: skip
+    """Apply last step's joint impulses to ``velocity`` (N + 1, 3)."""
+    for j in range(len(slots)):
+        if not solve[j]:
+            continue
+        a, b = slots[j, 0], slots[j, 1]
+        for r in range(3):
+            add6(velocity, a, b, push[j, r], impulse[j, r])
+        _turn(velocity, a, b, inv_inertia, motor_impulse[j] + lower_impulse[j] - upper_impulse[j])
 
 
-def _softness(joints: dict, kind, k, error, inv_mass_b, dt, explicit):
-    """gamma and bias (m, 3) of the implicitly soft rows: stiff springs and mouse joints;
-    zero elsewhere; and slack (m,) bool, the soft joints whose stiffness and damping are
-    too small to push at all (1 / (h (c + h k)) overflows). explicit: (m,) the springs
-    integrated symplectically instead."""
-    frequency, damping = joints["frequency"], joints["damping"]
-    spring = (kind == DISTANCE) & (frequency > 0.0) & ~explicit
-    mouse = kind == MOUSE
-    # The row's own mass: along a spring's axis, or the body's mass for a mouse pull.
-    with np.errstate(divide="ignore"):
-        mass = np.where(spring, 1.0 / k[:, 0, 0], np.where(inv_mass_b > 0.0, 1.0 / inv_mass_b, 0.0))
-    omega = 2.0 * np.pi * frequency
-    stiffness = mass * omega * omega
-    friction = 2.0 * mass * damping * omega
-    total = dt * (friction + dt * stiffness)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        inverse = 1.0 / total
-    slack = (spring | mouse) & ~((total > 0.0) & np.isfinite(inverse))
-    soft = (spring | mouse) & ~slack
-    gamma = np.where(soft, inverse, 0.0)
-    bias = error * (dt * stiffness * gamma)[:, None]
-    rows = USED_ROWS[kind] & soft[:, None]
-    return np.where(rows, gamma[:, None], 0.0), np.where(rows, bias, 0.0), slack
+@kernel(inline=True)
+def solve_joint(
+    j, a, b, rows, push, inverse, gamma, bias, max_impulse, spring, spring_push,
+    spring_damping, spring_scale, motor_mass, max_motor_impulse, lower_mass, upper_mass,
+    lower_bias, upper_bias, motor_speed, impulse, motor_impulse, lower_impulse,
+    upper_impulse, inv_inertia, velocity, speed, step,
+):  # fmt: skip
+    """One Gauss-Seidel visit of joint j: motor, limits, then the main block.
+    speed, step: (3,) scratch."""
+    if motor_mass[j] > 0.0:
+        relative = velocity[b, 2] - velocity[a, 2] - motor_speed[j]
+        old = motor_impulse[j]
+        bound = max_motor_impulse[j]
+        new = min(max(old - motor_mass[j] * relative, -bound), bound)
+        _turn(velocity, a, b, inv_inertia, new - old)
+        motor_impulse[j] = new
+    if lower_mass[j] > 0.0:
+        relative = velocity[b, 2] - velocity[a, 2]
+        old = lower_impulse[j]
+        new = max(old - lower_mass[j] * (relative + lower_bias[j]), 0.0)
+        _turn(velocity, a, b, inv_inertia, new - old)
+        lower_impulse[j] = new
+    if upper_mass[j] > 0.0:
+        relative = velocity[a, 2] - velocity[b, 2]
+        old = upper_impulse[j]
+        new = max(old - upper_mass[j] * (relative + upper_bias[j]), 0.0)
+        _turn(velocity, a, b, inv_inertia, old - new)
+        upper_impulse[j] = new
+    for r in range(3):
+        speed[r] = dot6(rows[j, r], velocity, a, b)
+    for r in range(3):
+        total = 0.0
+        for c in range(3):
+            total += inverse[j, r, c] * (speed[c] + bias[j, c] + gamma[j, c] * impulse[j, c])
+        step[r] = -total
+    if spring[j]:
+        # Elastic push fixed at the step start, damping against the velocity now.
+        step[0] = -(spring_damping[j] * speed[0] + spring_push[j] + impulse[j, 0]) * spring_scale[j]
+    # A mouse joint pulls with at most max_force: cap the accumulated impulse's length.
+    size = 0.0
+    for r in range(3):
+        size += (impulse[j, r] + step[r]) ** 2
+    size = math.sqrt(size)
+    factor = max_impulse[j] / size if size > max_impulse[j] else 1.0
+    for r in range(3):
+        new = (impulse[j, r] + step[r]) * factor
+        add6(velocity, a, b, push[j, r], new - impulse[j, r])
+        impulse[j, r] = new

@@ -39,3 +39,11 @@ JOINT_FIELDS = {
     "lower_impulse": ((), np.float64),
     "upper_impulse": ((), np.float64),
 }
+
+
+def joint_slots(ids_a: np.ndarray, ids_b: np.ndarray, row_of_id: np.ndarray, body_count: int):
+    """(J, 2) int64 body rows of every joint's slots A and B from their body ids (J,); the
+    world (WORLD) is row ``body_count``, one past the bodies."""
+    ids = np.column_stack([ids_a, ids_b])
+    rows = row_of_id[np.maximum(ids, 0)]
+    return np.where(ids == WORLD, body_count, rows)

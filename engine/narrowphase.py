@@ -1,80 +1,54 @@
-"""The narrow phase over a batch of convex part pairs of any kinds.
+"""The narrow phase over a batch of convex part pairs of any kinds, as one compiled loop.
 
-Pairs are sorted into polygon-polygon, polygon-circle, circle-polygon and circle-circle
-groups; each group runs as one kernel call on whole arrays and the answers are scattered
-back into the caller's order. Circle-polygon pairs run as polygon-circle with A and B
-swapped, and their answers are swapped back.
+Each pair is solved in a frame that keeps its arithmetic small: a polygon pair in A's body
+frame (A's vertices need no transform there), a polygon-circle pair in the polygon's frame,
+a circle pair in the world. The answers are turned back into world coordinates. Circle-
+polygon pairs run as polygon-circle with A and B swapped, and their answers are swapped
+back. ``collide``, ``collide_many``, the World, continuous collision, sensors and the queries
+all call :func:`collide_parts`, so they agree to the last bit.
 """
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
 import numpy as np
 
-from .contacts import Contacts
+from .jit import kernel
 from .packing import PackedParts
-from .placement import local_hulls, place_discs, place_hulls, relative_poses
-from .round_contacts import circle_circle, polygon_circle
-from .sat import polygon_polygon
-
-
-def empty_contacts(n: int) -> Contacts:
-    """Contacts for n pairs, every field at its 'nothing' value (NaN, 0, -1, False)."""
-    return Contacts(
-        separation=np.full(n, np.nan),
-        normal=np.full((n, 2), np.nan),
-        toi=np.full(n, np.nan),
-        points=np.full((n, 2, 2), np.nan),
-        point_separation=np.full((n, 2), np.nan),
-        point_count=np.zeros(n, dtype=np.int64),
-        features=np.full((n, 2), -1, dtype=np.int64),
-        a_in_b=np.zeros(n, dtype=bool),
-        b_in_a=np.zeros(n, dtype=bool),
-    )
-
-
-def _scatter(into: Contacts, rows: np.ndarray, found: Contacts) -> None:
-    for target, source in zip(into, found):
-        target[rows] = source
-
-
-def _size_class(count: np.ndarray) -> np.ndarray:
-    """0 for up to 4 vertices, 1 for up to 8, 2 for up to 16, ... (N,) int64."""
-    return np.ceil(np.log2(np.maximum(count, 4))).astype(np.int64) - 2
-
-
-def _to_world(found: Contacts, frame: np.ndarray) -> Contacts:
-    """Answers computed in the body frames ``frame`` (N, 3) turned into world coordinates."""
-    c, s = np.cos(frame[:, 2]), np.sin(frame[:, 2])
-    nx, ny = found.normal[:, 0], found.normal[:, 1]
-    normal = np.stack([c * nx - s * ny, s * nx + c * ny], axis=1)
-    px, py = found.points[:, :, 0], found.points[:, :, 1]
-    c, s = c[:, None], s[:, None]
-    points = np.stack(
-        [c * px - s * py + frame[:, None, 0], s * px + c * py + frame[:, None, 1]], axis=2
-    )
-    return found._replace(normal=normal, points=points)
-
-
-def _into_frame(vectors: np.ndarray, frame: np.ndarray) -> np.ndarray:
-    """Vectors (N, 2) expressed in the body frames ``frame`` (N, 3)."""
-    c, s = np.cos(frame[:, 2]), np.sin(frame[:, 2])
-    return np.stack(
-        [c * vectors[:, 0] + s * vectors[:, 1], -s * vectors[:, 0] + c * vectors[:, 1]], axis=1
-    )
-
-
-def _swapped(found: Contacts) -> Contacts:
-    """Answers for (B, A) turned into answers for (A, B)."""
-    return found._replace(normal=-found.normal, a_in_b=found.b_in_a, b_in_a=found.a_in_b)
-
-
-# Pairs are processed in blocks of this many so that each kernel's (K, block) rows stay in
-# the CPU cache; one block holds the pairs of most steps.
-BLOCK = 4096
+from .polygon_pair import polygon_pair
+from .round_pair import circle_circle, polygon_circle
 
 # Relative size of a gap that is only rounding: about 4000 units in the last place of the
 # pair's largest coordinate. Far below any physical scale, far above float64 noise.
 TOUCH = 2.0**-40
+
+
+class Contacts(NamedTuple):
+    """Narrow-phase answers for N pairs (A, B).
+
+    separation: (N,) signed distance along ``normal`` (negative: penetration depth).
+    normal: (N, 2) unit, from A towards B; the axis of least overlap when overlapping, a
+        separating axis otherwise (``separation`` is then a lower bound on the gap).
+    toi: (N,) first instant in [0, dt] at which they overlap while A translates by
+        velocity * t; 0 when overlapping now, NaN when they do not meet.
+    points: (N, 2, 2) contact points midway between the surfaces, NaN-padded.
+    point_separation: (N, 2) separation at each point, NaN-padded.
+    point_count: (N,) int64, 0..2: points whose separation is within the margin.
+    features: (N, 2) int64 ids of the features that made each point, -1 padded.
+    a_in_b, b_in_a: (N,) bool containment.
+    """
+
+    separation: np.ndarray
+    normal: np.ndarray
+    toi: np.ndarray
+    points: np.ndarray
+    point_separation: np.ndarray
+    point_count: np.ndarray
+    features: np.ndarray
+    a_in_b: np.ndarray
+    b_in_a: np.ndarray
 
 
 def collide_parts(
@@ -86,7 +60,7 @@ def collide_parts(
     poses_b: np.ndarray,
     velocity: np.ndarray | None = None,
     dt=0.0,
-    margin: float = 0.0,
+    margin=0.0,
     flip_tolerance: float = 0.0,
     reach: tuple | None = None,
 ) -> Contacts:
@@ -95,110 +69,47 @@ def collide_parts(
     table_a, table_b: packed part tables (may be the same object); parts_a, parts_b: (N,)
     int64 rows of them; poses_a, poses_b: (N, 3) float64 body poses (x, y, angle);
     velocity: (N, 2) velocity of A relative to B, or None for no sweep; dt: float or (N,).
-    margin: float or (N,): keep contact points up to this gap. reach: optional
-    ((P_a,), (P_b,)) ``part_reach`` of the two tables, when the caller keeps them cached.
+    margin: float or (N,): keep contact points up to this gap. flip_tolerance: B's face is
+    the reference only when it beats A's by more than this. reach: optional ((P_a,),
+    (P_b,)) ``part_reach`` of the two tables, when the caller keeps them cached.
     """
     n = len(parts_a)
-    result = empty_contacts(n)
     if reach is None:
         reach = (part_reach(table_a), part_reach(table_b))
-    touch = touch_tolerance(reach[0][parts_a], poses_a, reach[1][parts_b], poses_b)
-    margin = margin + touch
-    round_a = table_a.radius[parts_a] > 0.0
-    round_b = table_b.radius[parts_b] > 0.0
-    dt = np.broadcast_to(np.asarray(dt, dtype=np.float64), (n,))
-    slots_a = table_a.slot_major()
-    slots_b = slots_a if table_b is table_a else table_b.slot_major()
-
-    # Polygon pairs are solved in the frame of their first polygon (A's vertices need no
-    # transform there), circle pairs in the world.
-    def sweep(rows, frame, sign=1.0):
-        if velocity is None:
-            return None
-        return sign * _into_frame(velocity[rows], frame)
-
-    def polygons(rows):
-        frame = poses_a[rows]
-        found = polygon_polygon(
-            local_hulls(slots_a, table_a.count, parts_a[rows]),
-            place_hulls(
-                slots_b, table_b.count, parts_b[rows], relative_poses(frame, poses_b[rows])
-            ),
-            sweep(rows, frame),
-            dt[rows],
-            margin[rows],
-            flip_tolerance,
-        )
-        return _to_world(found, frame)
-
-    def polygon_then_circle(rows):
-        frame = poses_a[rows]
-        found = polygon_circle(
-            local_hulls(slots_a, table_a.count, parts_a[rows]),
-            place_discs(table_b, parts_b[rows], relative_poses(frame, poses_b[rows])),
-            sweep(rows, frame),
-            dt[rows],
-            margin[rows],
-        )
-        return _to_world(found, frame)
-
-    def circle_then_polygon(rows):
-        frame = poses_b[rows]
-        found = polygon_circle(
-            local_hulls(slots_b, table_b.count, parts_b[rows]),
-            place_discs(table_a, parts_a[rows], relative_poses(frame, poses_a[rows])),
-            sweep(rows, frame, -1.0),
-            dt[rows],
-            margin[rows],
-        )
-        return _swapped(_to_world(found, frame))
-
-    def circles(rows):
-        return circle_circle(
-            place_discs(table_a, parts_a[rows], poses_a[rows]),
-            place_discs(table_b, parts_b[rows], poses_b[rows]),
-            None if velocity is None else velocity[rows],
-            dt[rows],
-            margin[rows],
-        )
-
-    # Polygon pairs are also split by size class (up to 4 vertices, up to 8, ...) so that a
-    # few many-sided parts do not widen the arrays of every box pair.
-    size_a = _size_class(table_a.count[parts_a])
-    size_b = _size_class(table_b.count[parts_b])
-    polygon_pair = ~round_a & ~round_b
-    groups = [
-        (polygon_pair & (size_a == i) & (size_b == j), polygons)
-        for i in np.unique(size_a[polygon_pair])
-        for j in np.unique(size_b[polygon_pair])
-    ]
-    groups += [
-        (~round_a & round_b, polygon_then_circle),
-        (round_a & ~round_b, circle_then_polygon),
-        (round_a & round_b, circles),
-    ]
-    for mask, kernel in groups:
-        rows = np.flatnonzero(mask)
-        for start in range(0, len(rows), BLOCK):
-            block = rows[start : start + BLOCK]
-            _scatter(result, block, kernel(block))
-    return snap_touching(result, touch)
+    sweep = velocity is not None
+    velocity = np.zeros((n, 2)) if velocity is None else _ready(velocity, np.float64)
+    found = collide_kernel(
+        *_table(table_a), _ready(reach[0], np.float64), _ready(parts_a, np.int64),
+        _ready(poses_a, np.float64),
+        *_table(table_b), _ready(reach[1], np.float64), _ready(parts_b, np.int64),
+        _ready(poses_b, np.float64),
+        velocity, sweep, _per_pair(dt, n), _per_pair(margin, n), float(flip_tolerance),
+    )  # fmt: skip
+    return Contacts(*found)
 
 
-def touch_tolerance(reach_a, poses_a, reach_b, poses_b) -> np.ndarray:
-    """(N,) distance below which a gap is rounding, not a gap: TOUCH times the pair's scale.
+def _ready(array, dtype) -> np.ndarray:
+    """A writable C-contiguous array of ``dtype``: the one layout the kernels compile for."""
+    array = np.asarray(array)
+    if array.dtype != dtype or not array.flags.c_contiguous or not array.flags.writeable:
+        array = np.array(array, dtype=dtype, order="C")
+    return array
 
-    reach_a, reach_b: (N,) how far each part reaches from its body's origin; poses: (N, 3).
-    The scale bounds the coordinates that enter the pair's arithmetic: how far the bodies
-    are from the origin and how far their parts reach from the bodies' origins.
-    """
-    scale = (
-        np.hypot(poses_a[:, 0], poses_a[:, 1])
-        + np.hypot(poses_b[:, 0], poses_b[:, 1])
-        + reach_a
-        + reach_b
+
+def _table(table: PackedParts) -> tuple:
+    return (
+        _ready(table.vertices, np.float64),
+        _ready(table.normals, np.float64),
+        _ready(table.count, np.int64),
+        _ready(table.radius, np.float64),
     )
-    return TOUCH * scale
+
+
+def _per_pair(value, n: int) -> np.ndarray:
+    """(n,) float64 from a float or an (n,) array."""
+    if np.ndim(value) == 0:
+        return np.full(n, float(value))
+    return _ready(value, np.float64)
 
 
 def part_reach(table: PackedParts) -> np.ndarray:
@@ -206,16 +117,141 @@ def part_reach(table: PackedParts) -> np.ndarray:
     return np.sqrt((table.vertices**2).sum(axis=2)).max(axis=1) + table.radius
 
 
-def snap_touching(found: Contacts, touch: np.ndarray) -> Contacts:
-    """Treat separations within ``touch`` (N,) of zero as exact touching.
-
-    Shapes moved apart by their own MTV must still count as touching, and the rounding of
-    that move leaves a separation of either sign of order 1e-16 times the coordinates.
-    """
-    near = np.abs(found.separation) <= touch
-    point_near = np.abs(found.point_separation) <= touch[:, None]
-    return found._replace(
-        separation=np.where(near, 0.0, found.separation),
-        toi=np.where(near, 0.0, found.toi),
-        point_separation=np.where(point_near, 0.0, found.point_separation),
+@kernel(inline=True)
+def empty_contacts(n):
+    """Output arrays for n pairs, every field at its 'nothing' value (NaN, 0, -1, False)."""
+    return (
+        np.full(n, np.nan),
+        np.full((n, 2), np.nan),
+        np.full(n, np.nan),
+        np.full((n, 2, 2), np.nan),
+        np.full((n, 2), np.nan),
+        np.zeros(n, dtype=np.int64),
+        np.full((n, 2), -1, dtype=np.int64),
+        np.zeros(n, dtype=np.bool_),
+        np.zeros(n, dtype=np.bool_),
     )
+
+
+@kernel
+def collide_kernel(
+    vertices_a, normals_a, count_a, radius_a, reach_a, parts_a, poses_a,
+    vertices_b, normals_b, count_b, radius_b, reach_b, parts_b, poses_b,
+    velocity, sweep, dt, margin, flip_tolerance,
+):  # fmt: skip
+    """The loop behind :func:`collide_parts`: tables (P, K, 2) vertices and normals, (P,)
+    counts, radii and reaches; (N,) part rows and (N, 3) poses of A and B; (N, 2) velocity of
+    A relative to B; (N,) dt and margin. Returns the nine Contacts arrays."""
+    n = len(parts_a)
+    out = empty_contacts(n)
+    separation, normal, toi, points, point_separation, count, features, a_in_b, b_in_a = out
+    width = max(vertices_a.shape[1], vertices_b.shape[1])
+    ax, ay, anx, any_ = np.empty(width), np.empty(width), np.empty(width), np.empty(width)
+    bx, by, bnx, bny = np.empty(width), np.empty(width), np.empty(width), np.empty(width)
+    for i in range(n):
+        pa, pb = parts_a[i], parts_b[i]
+        xa, ya, angle_a = poses_a[i, 0], poses_a[i, 1], poses_a[i, 2]
+        xb, yb, angle_b = poses_b[i, 0], poses_b[i, 1], poses_b[i, 2]
+        # Gaps this small are rounding of the pair's coordinates, not gaps.
+        touch = TOUCH * (math.hypot(xa, ya) + math.hypot(xb, yb) + reach_a[pa] + reach_b[pb])
+        keep = margin[i] + touch
+        vx, vy = velocity[i, 0], velocity[i, 1]
+        round_a = radius_a[pa] > 0.0
+        round_b = radius_b[pb] > 0.0
+        if round_a and round_b:
+            ca, sa = math.cos(angle_a), math.sin(angle_a)
+            ox, oy = vertices_a[pa, 0, 0], vertices_a[pa, 0, 1]
+            cxa, cya = ca * ox - sa * oy + xa, sa * ox + ca * oy + ya
+            cb, sb = math.cos(angle_b), math.sin(angle_b)
+            ox, oy = vertices_b[pb, 0, 0], vertices_b[pb, 0, 1]
+            cxb, cyb = cb * ox - sb * oy + xb, sb * ox + cb * oy + yb
+            circle_circle(
+                cxa, cya, radius_a[pa], cxb, cyb, radius_b[pb], vx, vy, sweep, dt[i], keep,
+                i, separation, normal, toi, points, point_separation, count, features,
+                a_in_b, b_in_a,
+            )  # fmt: skip
+        elif round_b or round_a:
+            # The polygon's frame; a circle-polygon pair runs swapped and is swapped back.
+            if round_b:
+                vp, npl, cp, part_p = vertices_a, normals_a, count_a, pa
+                vc, rc, part_c = vertices_b, radius_b, pb
+                xf, yf, angle_f, xo, yo, angle_o, sign = xa, ya, angle_a, xb, yb, angle_b, 1.0
+            else:
+                vp, npl, cp, part_p = vertices_b, normals_b, count_b, pb
+                vc, rc, part_c = vertices_a, radius_a, pa
+                xf, yf, angle_f, xo, yo, angle_o, sign = xb, yb, angle_b, xa, ya, angle_a, -1.0
+            c, s = math.cos(angle_f), math.sin(angle_f)
+            k = cp[part_p]
+            for j in range(k):
+                ax[j], ay[j] = vp[part_p, j, 0], vp[part_p, j, 1]
+                anx[j], any_[j] = npl[part_p, j, 0], npl[part_p, j, 1]
+            rx, ry, turn = _relative_pose(c, s, xf, yf, angle_f, xo, yo, angle_o)
+            cr, sr = math.cos(turn), math.sin(turn)
+            ox, oy = vc[part_c, 0, 0], vc[part_c, 0, 1]
+            cx, cy = cr * ox - sr * oy + rx, sr * ox + cr * oy + ry
+            lvx = sign * (c * vx + s * vy)
+            lvy = sign * (-s * vx + c * vy)
+            if round_b:
+                polygon_circle(
+                    ax, ay, anx, any_, k, cx, cy, rc[part_c], lvx, lvy, sweep, dt[i], keep,
+                    i, separation, normal, toi, points, point_separation, count, features,
+                    a_in_b, b_in_a,
+                )  # fmt: skip
+            else:
+                polygon_circle(
+                    ax, ay, anx, any_, k, cx, cy, rc[part_c], lvx, lvy, sweep, dt[i], keep,
+                    i, separation, normal, toi, points, point_separation, count, features,
+                    b_in_a, a_in_b,
+                )  # fmt: skip
+            _to_world(c, s, xf, yf, i, normal, points, count[i])
+            if not round_b:
+                normal[i, 0] = -normal[i, 0]
+                normal[i, 1] = -normal[i, 1]
+        else:
+            c, s = math.cos(angle_a), math.sin(angle_a)
+            na, nb = count_a[pa], count_b[pb]
+            for j in range(na):
+                ax[j], ay[j] = vertices_a[pa, j, 0], vertices_a[pa, j, 1]
+                anx[j], any_[j] = normals_a[pa, j, 0], normals_a[pa, j, 1]
+            rx, ry, turn = _relative_pose(c, s, xa, ya, angle_a, xb, yb, angle_b)
+            cr, sr = math.cos(turn), math.sin(turn)
+            for j in range(nb):
+                u, v = vertices_b[pb, j, 0], vertices_b[pb, j, 1]
+                bx[j], by[j] = cr * u - sr * v + rx, sr * u + cr * v + ry
+                u, v = normals_b[pb, j, 0], normals_b[pb, j, 1]
+                bnx[j], bny[j] = cr * u - sr * v, sr * u + cr * v
+            polygon_pair(
+                ax, ay, anx, any_, na, bx, by, bnx, bny, nb,
+                c * vx + s * vy, -s * vx + c * vy, sweep, dt[i], keep, flip_tolerance,
+                i, separation, normal, toi, points, point_separation, count, features,
+                a_in_b, b_in_a,
+            )  # fmt: skip
+            _to_world(c, s, xa, ya, i, normal, points, count[i])
+        # Shapes moved apart by their own MTV must still count as touching, and the rounding
+        # of that move leaves a separation of either sign of order 1e-16 times the coordinates.
+        if abs(separation[i]) <= touch:
+            separation[i] = 0.0
+            toi[i] = 0.0
+        for p in range(2):
+            if abs(point_separation[i, p]) <= touch:
+                point_separation[i, p] = 0.0
+    return out
+
+
+@kernel(inline=True)
+def _relative_pose(c, s, x, y, angle, xo, yo, angle_o):
+    """The pose (xo, yo, angle_o) seen from the frame (x, y, angle) with c, s its turn."""
+    dx, dy = xo - x, yo - y
+    return c * dx + s * dy, -s * dx + c * dy, angle_o - angle
+
+
+@kernel(inline=True)
+def _to_world(c, s, x, y, i, normal, points, count):
+    """Turn row i's normal and ``count`` points from the frame (x, y, turn c, s) to the world."""
+    nx, ny = normal[i, 0], normal[i, 1]
+    normal[i, 0] = c * nx - s * ny
+    normal[i, 1] = s * nx + c * ny
+    for p in range(count):
+        px, py = points[i, p, 0], points[i, p, 1]
+        points[i, p, 0] = c * px - s * py + x
+        points[i, p, 1] = s * px + c * py + y

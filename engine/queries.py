@@ -43,7 +43,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .body import Body
-from .broadphase import expand_ranges
 from .narrowphase import TOUCH, collide_parts, part_reach
 from .packing import PackedParts
 from .shapes import Shape
@@ -67,6 +66,16 @@ BOX_PAD = 2.0**-30
 CELL_SLACK = 1e-7
 # Parts of bodies moved since the build that are patched in before a rebuild is cheaper.
 MAX_DIRTY_PARTS = 64
+
+
+def expand_ranges(starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every integer of the half-open ranges [starts[k], stops[k]): (owner, value), (T,)."""
+    lengths = np.maximum(stops - starts, 0)
+    total = int(lengths.sum())
+    owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    first_slot = np.cumsum(lengths) - lengths
+    value = np.arange(total, dtype=np.int64) + np.repeat(starts - first_slot, lengths)
+    return owner, value
 
 
 class QueryIndex(NamedTuple):

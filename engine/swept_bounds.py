@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from .jit import kernel
 from .packing import PackedParts
 
 
@@ -13,25 +16,42 @@ def part_bounds(parts: PackedParts, poses: np.ndarray) -> tuple[np.ndarray, np.n
     parts: P packed parts in body frames; poses: (P, 3) float64 pose of each part's body.
     Returns lower, upper: (P, 2) float64.
     """
-    c, s = np.cos(poses[:, 2])[:, None], np.sin(poses[:, 2])[:, None]
-    lx, ly = parts.vertices[:, :, 0], parts.vertices[:, :, 1]
-    x = c * lx - s * ly
-    y = s * lx + c * ly
-    r = parts.radius
-    lower = np.column_stack([x.min(axis=1) - r, y.min(axis=1) - r]) + poses[:, :2]
-    upper = np.column_stack([x.max(axis=1) + r, y.max(axis=1) + r]) + poses[:, :2]
-    return lower, upper
+    p = len(parts.count)
+    zero = np.zeros(p)
+    owner = np.arange(p)
+    poses = np.ascontiguousarray(poses, dtype=np.float64)
+    return swept_bounds(
+        np.ascontiguousarray(parts.vertices), np.ascontiguousarray(parts.count),
+        np.ascontiguousarray(parts.radius), owner, poses, poses, zero,
+    )  # fmt: skip
 
 
-def swept_bounds(parts: PackedParts, start: np.ndarray, end: np.ndarray, margin: np.ndarray):
+@kernel
+def swept_bounds(vertices, count, radius, owner, start, end, margin):
     """Boxes covering each part over a step, from its body's pose ``start`` to ``end``.
 
-    start, end: (P, 3) float64 poses; margin: (P,) float64 added on every side. The union of
-    the two end boxes covers the whole sweep for a translation; rotation in between is
-    covered by the margin, which callers size from the turn rate.
-    Returns lower, upper: (P, 2) float64.
+    vertices: (P, K, 2) in body frames; count, radius: (P,); owner: (P,) int64 body row of
+    each part; start, end: (N, 3) body poses; margin: (N,) added on every side. The union
+    of the two end boxes covers the whole sweep for a translation; rotation in between is
+    covered by the margin, which callers size from the turn rate. Returns lower, upper:
+    (P, 2) float64.
     """
-    lower_0, upper_0 = part_bounds(parts, start)
-    lower_1, upper_1 = part_bounds(parts, end)
-    pad = margin[:, None]
-    return np.minimum(lower_0, lower_1) - pad, np.maximum(upper_0, upper_1) + pad
+    p = len(owner)
+    lower = np.empty((p, 2))
+    upper = np.empty((p, 2))
+    for i in range(p):
+        body = owner[i]
+        lo_x = lo_y = np.inf
+        hi_x = hi_y = -np.inf
+        for pose in (start[body], end[body]):
+            c, s = math.cos(pose[2]), math.sin(pose[2])
+            for k in range(count[i]):
+                lx, ly = vertices[i, k, 0], vertices[i, k, 1]
+                x = c * lx - s * ly + pose[0]
+                y = s * lx + c * ly + pose[1]
+                lo_x, hi_x = min(lo_x, x), max(hi_x, x)
+                lo_y, hi_y = min(lo_y, y), max(hi_y, y)
+        pad = radius[i] + margin[body]
+        lower[i, 0], lower[i, 1] = lo_x - pad, lo_y - pad
+        upper[i, 0], upper[i, 1] = hi_x + pad, hi_y + pad
+    return lower, upper

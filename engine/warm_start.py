@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .jit import kernel
+
 # Part rows and the feature id share one int64 key: 20 + 20 + 22 bits.
 ROW_BITS, FEATURE_BITS = 20, 22
 ROW_MASK = (1 << ROW_BITS) - 1
-
-
-def point_keys(part_a: np.ndarray, part_b: np.ndarray, features: np.ndarray) -> np.ndarray:
-    """(M,) int64 keys of contact points from part rows and feature ids."""
-    return (part_a << (ROW_BITS + FEATURE_BITS)) | (part_b << FEATURE_BITS) | features
+FEATURE_MASK = (1 << FEATURE_BITS) - 1
 
 
 class WarmStartCache:
-    """Sorted keys of last step's points with their normal and tangent impulses."""
+    """Sorted keys (K,) int64 of last step's points with their normal and tangent
+    impulses (K,) float64."""
 
     def __init__(self):
         self.clear()
@@ -30,47 +29,98 @@ class WarmStartCache:
         self.normal = np.zeros(0)
         self.tangent = np.zeros(0)
 
-    def load(self, manifolds, part_a, part_b, features) -> None:
+    def load(self, manifolds, part_rows: np.ndarray, features: np.ndarray) -> None:
         """Name the manifolds' points and fill their impulses where last step had them.
 
-        part_a, part_b: (M,) part rows; features: (M, 2) feature ids, -1 for no point.
-        Sets ``manifolds.keys`` (M, 2) (-1 for no point).
+        part_rows: (M, 2) part rows of A and B; features: (M, 2) feature ids, -1 for no
+        point. Sets ``manifolds.keys`` (M, 2) (-1 for no point) and the impulses.
         """
-        keys = point_keys(part_a[:, None], part_b[:, None], np.maximum(features, 0))
-        used = features >= 0
-        manifolds.keys[:] = np.where(used, keys, -1)
-        if len(self.keys) == 0 or not used.any():
-            return
-        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
-        found = used & (self.keys[at] == keys)
-        manifolds.normal_impulse[found] = self.normal[at[found]]
-        # Friction acts once per manifold: take it from the first point that matched.
-        tangent = np.where(found, self.tangent[at], 0.0)
-        manifolds.tangent_impulse[:] = np.where(found[:, 0], tangent[:, 0], tangent[:, 1])
+        _load(
+            self.keys, self.normal, self.tangent, part_rows, features, manifolds.keys,
+            manifolds.normal_impulse, manifolds.tangent_impulse,
+        )  # fmt: skip
 
     def store(self, manifolds) -> None:
         """Remember the manifolds' impulses under their point keys."""
-        used = manifolds.keys >= 0
-        keys = manifolds.keys[used]
-        order = np.argsort(keys, kind="stable")
-        self.keys = keys[order]
-        self.normal = manifolds.normal_impulse[used][order]
-        per_point = np.repeat(manifolds.tangent_impulse[:, None], 2, axis=1)
-        self.tangent = per_point[used][order]
+        self.keys, self.normal, self.tangent = _store(
+            manifolds.keys, manifolds.normal_impulse, manifolds.tangent_impulse
+        )
 
     def forget_parts(self, first: int, count: int) -> None:
         """Drop points of part rows [first, first + count) and renumber later rows."""
-        if len(self.keys) == 0:
-            return
-        row_a = self.keys >> (ROW_BITS + FEATURE_BITS)
-        row_b = (self.keys >> FEATURE_BITS) & ROW_MASK
-        feature = self.keys & ((1 << FEATURE_BITS) - 1)
-        gone = ((row_a >= first) & (row_a < first + count)) | (
-            (row_b >= first) & (row_b < first + count)
-        )
-        keep = ~gone
-        row_a = np.where(row_a >= first + count, row_a - count, row_a)[keep]
-        row_b = np.where(row_b >= first + count, row_b - count, row_b)[keep]
-        self.keys = point_keys(row_a, row_b, feature[keep])
-        self.normal = self.normal[keep]
-        self.tangent = self.tangent[keep]
+        if len(self.keys):
+            self.keys, self.normal, self.tangent = _forget(
+                self.keys, self.normal, self.tangent, first, count
+            )
+
+
+@kernel(inline=True)
+def point_key(part_a, part_b, feature):
+    """int64 key of a contact point from its part rows and feature id."""
+    return (part_a << (ROW_BITS + FEATURE_BITS)) | (part_b << FEATURE_BITS) | feature
+
+
+@kernel
+def _load(cache_keys, cache_normal, cache_tangent, part_rows, features, keys, normal_impulse,
+          tangent_impulse):  # fmt: skip
+    """Fill keys (M, 2), normal_impulse (M, 2) and tangent_impulse (M,) from the cache."""
+    for i in range(len(features)):
+        # Friction acts once per manifold: take it from the first point that matched.
+        tangent = 0.0
+        matched = False
+        for p in range(2):
+            if features[i, p] < 0:
+                keys[i, p] = -1
+                continue
+            key = point_key(part_rows[i, 0], part_rows[i, 1], features[i, p])
+            keys[i, p] = key
+            at = np.searchsorted(cache_keys, key)
+            if at < len(cache_keys) and cache_keys[at] == key:
+                normal_impulse[i, p] = cache_normal[at]
+                if not matched:
+                    tangent = cache_tangent[at]
+                    matched = True
+        tangent_impulse[i] = tangent
+
+
+@kernel
+def _store(keys, normal_impulse, tangent_impulse):
+    """The cache's sorted keys, normal and tangent impulses from the manifolds' points."""
+    count = 0
+    for i in range(len(keys)):
+        for p in range(2):
+            if keys[i, p] >= 0:
+                count += 1
+    flat_keys = np.empty(count, dtype=np.int64)
+    normal = np.empty(count)
+    tangent = np.empty(count)
+    k = 0
+    for i in range(len(keys)):
+        for p in range(2):
+            if keys[i, p] >= 0:
+                flat_keys[k] = keys[i, p]
+                normal[k] = normal_impulse[i, p]
+                tangent[k] = tangent_impulse[i]
+                k += 1
+    order = np.argsort(flat_keys, kind="mergesort")
+    return flat_keys[order], normal[order], tangent[order]
+
+
+@kernel
+def _forget(keys, normal, tangent, first, count):
+    """The cache without points of part rows [first, first + count), later rows renumbered."""
+    keep = np.zeros(len(keys), dtype=np.bool_)
+    renamed = np.empty(len(keys), dtype=np.int64)
+    for k in range(len(keys)):
+        row_a = keys[k] >> (ROW_BITS + FEATURE_BITS)
+        row_b = (keys[k] >> FEATURE_BITS) & ROW_MASK
+        if first <= row_a < first + count or first <= row_b < first + count:
+            continue
+        keep[k] = True
+        row_a = row_a - count if row_a >= first + count else row_a
+        row_b = row_b - count if row_b >= first + count else row_b
+        renamed[k] = point_key(row_a, row_b, keys[k] & FEATURE_MASK)
+    rows = np.flatnonzero(keep)
+    renamed = renamed[rows]
+    order = np.argsort(renamed, kind="mergesort")
+    return renamed[order], normal[rows][order], tangent[rows][order]

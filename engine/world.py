@@ -16,13 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from .body import Body
-from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
-from .broadphase import empty_pairs, find_pairs
-from .ccd import clamp_to_impact, fast_bodies
+from .body_store import BODY_FIELDS, KIND_CODES, PartTable, Table
 from .character import move_and_slide
-from .coloring import color_batches, color_constraints
-from .constraint_passes import solve_velocities
-from .contact_solver import ContactSolver, Manifolds
+from .contact_solver import Manifolds
 from .events import (
     EVENT_NAMES,
     ContactTable,
@@ -33,25 +29,17 @@ from .events import (
     contact_table,
     group_by_pair,
 )
-from .filtering import check_bits, check_group, pairs_pass_filter
-from .islands import components
-from .joint_positions import correct_joint_positions
-from .joint_solver import JointSolver
-from .joint_store import JOINT_FIELDS, WORLD
+from .filtering import check_bits, check_group
+from .joint_store import JOINT_FIELDS, WORLD, joint_slots
 from .joints import Joint
 from .narrowphase import collide_parts
 from .packing import concatenate
-from .position_correction import correct_positions
 from .queries import query_aabb, query_point, shape_cast
 from .raycast import raycast, raycast_all, raycast_many
 from .settings import (
-    FLIP_TOLERANCE,
     LINEAR_SLOP,
     MAX_STEPS_PER_ADVANCE,
     POSITION_ITERATIONS,
-    SLEEP_SPEED,
-    SPECULATIVE_DISTANCE,
-    TIME_TO_SLEEP,
     VELOCITY_ITERATIONS,
 )
 from .shapes import Shape
@@ -60,8 +48,7 @@ from .snapshot import restore as restore_world
 from .snapshot import save as save_world
 from .snapshot import snapshot as snapshot_world
 from .snapshot import world_getstate, world_setstate
-from .step_joints import StepJoints, joint_slots
-from .swept_bounds import swept_bounds
+from .step import advance_one_step
 from .validation import as_finite_float, as_positive_float, as_vector
 from .warm_start import WarmStartCache
 
@@ -399,13 +386,16 @@ class World:
 
     def _joint_slots(self) -> np.ndarray:
         """(J, 2) body rows of the joints' slots A and B (the world: N)."""
-        return joint_slots(self._joints, self._row_of_id, self._bodies.count)
+        return joint_slots(
+            self._joints.view("body_a"), self._joints.view("body_b"), self._row_of_id,
+            self._bodies.count,
+        )  # fmt: skip
 
     def _jointed_keys(self) -> np.ndarray:
-        """Body-pair keys (K,) of the joints whose bodies must not collide."""
+        """Sorted body-pair keys (K,) of the joints whose bodies must not collide."""
         a, b = self._joints.view("body_a"), self._joints.view("body_b")
         keep = ~self._joints.view("collide_connected") & (a != WORLD)
-        return np.minimum(a, b)[keep] << 32 | np.maximum(a, b)[keep]
+        return np.unique(np.minimum(a, b)[keep] << 32 | np.maximum(a, b)[keep])
 
     @property
     def bodies(self) -> list:
@@ -483,7 +473,7 @@ class World:
         """Advance the world by exactly one step of ``dt``, then run the event handlers."""
         self._stepping = True
         try:
-            self._advance_one_step()
+            advance_one_step(self)
         finally:
             self._stepping = False
         self._apply_deferred()
@@ -491,221 +481,6 @@ class World:
         if error is not None:
             raise error
         self._dispatch()
-
-    def _advance_one_step(self) -> None:
-        dt = self._dt
-        arrays = {name: self._bodies.view(name) for name in BODY_FIELDS}
-        dynamic = arrays["kind"] == DYNAMIC
-        inv_mass, inv_inertia = arrays["inv_mass"], arrays["inv_inertia"]
-
-        # 1. forces -> velocities (sleeping bodies feel nothing until woken)
-        velocity = np.column_stack([arrays["velocity"], arrays["angular_velocity"]])
-        falling = dynamic & arrays["awake"]
-        velocity[:, :2] += dt * (
-            self._gravity * falling[:, None] + arrays["force"] * inv_mass[:, None]
-        )
-        velocity[:, 2] += dt * arrays["torque"] * inv_inertia
-        start = np.column_stack([arrays["position"], arrays["angle"]])
-
-        # 2. broad phase on the parts' swept boxes, filtered
-        parts = self._parts.packed()
-        owner = self._parts.table.view("body")
-        pairs = self._candidate_pairs(parts, owner, start, velocity, dt, arrays)
-        solid, sensing = pairs
-        active = self._wake_reached(solid, velocity, arrays)
-
-        # 3. narrow phase with each pair's relative velocity; sensors only overlap
-        manifolds = self._contacts(parts, *solid, start, velocity, arrays, dt)
-        manifolds, ignored = self._presolve(manifolds, arrays)
-        if len(ignored):
-            # Pairs a presolve handler ignored must not stop each other in the sweep either.
-            keys = body_pair_keys(solid[2], solid[3], arrays["body_id"])
-            solid = tuple(x[~np.isin(keys, ignored)] for x in solid)
-        sensor_keys, sensor_rows = self._sensor_overlaps(parts, *sensing, start, arrays)
-
-        # 4. velocity solve, on the constraints where something can move: contacts inside
-        # a sleeping island (or against static ground) are kept for events but cost nothing
-        moving = np.flatnonzero(active[manifolds.body_a] | active[manifolds.body_b])
-        solved = manifolds if len(moving) == len(manifolds) else manifolds.subset(moving)
-        joints = StepJoints.gather(
-            self._joints, self._row_of_id, active, arrays["kind"], velocity, inv_mass, inv_inertia
-        )
-        if joints is not None:
-            velocity = joints.velocity[:-1]  # the solvers share one array
-        colours, joint_spans = _colour(solved, joints, dynamic)
-        solver = ContactSolver(solved, colours, velocity, inv_mass, inv_inertia, dt)
-        solver.warm_start()
-        if joints is None:
-            solver.iterate(self.velocity_iterations)
-        else:
-            joint_solver = JointSolver(
-                joints.columns, joints.slots, joint_spans, joints.velocity,
-                joints.inv_mass, joints.inv_inertia, joints.poses(start), dt,
-            )  # fmt: skip
-            joint_solver.warm_start()
-            solve_velocities(solver, joint_solver, self.velocity_iterations)
-            joints.store_impulses(self._joints)
-        solver.restitute()
-        if solved is not manifolds:
-            for field in ("normal_impulse", "tangent_impulse"):
-                getattr(manifolds, field)[moving] = getattr(solved, field)
-
-        # 5. integrate positions, stopping fast bodies at their time of impact
-        speed = np.hypot(velocity[:, 0], velocity[:, 1])
-        fast = fast_bodies(speed, velocity[:, 2], arrays["reach"], dynamic, dt)
-        moving = arrays["kind"] != KIND_CODES["static"]
-        allowed = np.where(moving, dt, 0.0)
-        if fast.any():
-            clamp = clamp_to_impact(
-                parts, *solid, arrays["kind"], arrays["bullet"], fast, start, velocity, dt
-            )
-            allowed = np.minimum(allowed, clamp)
-        positions = start[:, :2] + velocity[:, :2] * allowed[:, None]
-        turned = velocity[:, 2] * allowed
-        angles = start[:, 2] + turned
-
-        # 6. positional correction: first the drift the joints made this step, carried into
-        # the velocities (so a swinging pendulum keeps its energy); then overlaps along the
-        # contact normals; then whatever error the joints are left with, on positions only
-        if joints is not None:
-            poses = joints.poses(np.column_stack([positions, angles]))
-            correct_joint_positions(
-                joints.columns, joints.slots, joint_spans, poses, joints.inv_mass,
-                joints.inv_inertia, self.position_iterations,
-                carry=(joints.poses(start), joints.velocity, dt, joints.free(solved)),
-            )  # fmt: skip
-            positions, angles = poses[:-1, :2], poses[:-1, 2]  # views: one pose array
-            turned = angles - start[:, 2]
-        integrated = positions.copy()
-        correct_positions(
-            solved, colours, positions, start[:, :2], turned, inv_mass,
-            self.position_iterations,
-        )  # fmt: skip
-        if joints is not None:
-            correct_joint_positions(
-                joints.columns, joints.slots, joint_spans, poses, joints.inv_mass,
-                joints.inv_inertia, self.position_iterations,
-            )  # fmt: skip
-
-        # 7. write back, remember impulses, and tell the game what happened
-        arrays["position"][:] = positions
-        arrays["angle"][:] = angles
-        arrays["velocity"][:] = velocity[:, :2]
-        arrays["angular_velocity"][:] = velocity[:, 2]
-        arrays["force"][:] = 0.0
-        arrays["torque"][:] = 0.0
-        self._warm.store(manifolds)
-        self._steps += 1
-        self._record_events(manifolds, sensor_keys, sensor_rows, arrays)
-        if self.sleep:
-            # A body still being pushed out of an overlap is not at rest, however slow.
-            pushed = np.any(np.abs(positions - integrated) > 0.2 * LINEAR_SLOP, axis=1)
-            self._fall_asleep(manifolds, arrays, dt, pushed, self._joint_slots())
-
-    # -- step stages ----------------------------------------------------------------------
-    def _candidate_pairs(self, parts, owner, start, velocity, dt, arrays):
-        """Broad phase: part pairs whose swept boxes overlap, between bodies that can meet.
-
-        Returns (solid, sensing): each a tuple (part_a, part_b, body_a, body_b) of (M,)
-        int64; solid pairs collide, sensing pairs involve a sensor.
-        """
-        empty = np.zeros(0, dtype=np.int64)
-        if len(owner) < 2:
-            return (empty,) * 4, (empty,) * 4
-        reach = arrays["reach"]
-        end = start + velocity * dt
-        # Turning is covered by the margin: a point at distance reach moves |w| reach dt.
-        margin = SPECULATIVE_DISTANCE + np.abs(velocity[:, 2]) * reach * dt
-        lower, upper = swept_bounds(parts, start[owner], end[owner], margin[owner])
-        pairs = find_pairs(lower, upper, self._broadphase, self._cell_size)
-        if len(pairs) == 0:
-            pairs = empty_pairs()
-        part_a, part_b = pairs[:, 0], pairs[:, 1]
-        body_a, body_b = owner[part_a], owner[part_b]
-        kind, sensor = arrays["kind"], arrays["sensor"]
-        dynamic = kind == DYNAMIC
-        static = kind == KIND_CODES["static"]
-        allowed = (body_a != body_b) & pairs_pass_filter(
-            arrays["category"], arrays["mask"], arrays["group"], body_a, body_b
-        )
-        if self._joints.count:
-            # Bodies joined by a joint do not collide, unless the joint says they do.
-            keys = body_pair_keys(body_a, body_b, arrays["body_id"])
-            allowed &= ~np.isin(keys, self._jointed_keys())
-        senses = sensor[body_a] | sensor[body_b]
-        solid = allowed & ~senses & (dynamic[body_a] | dynamic[body_b])
-        sensing = allowed & senses & ~(static[body_a] & static[body_b])
-        return (
-            tuple(x[solid] for x in (part_a, part_b, body_a, body_b)),
-            tuple(x[sensing] for x in (part_a, part_b, body_a, body_b)),
-        )
-
-    def _wake_reached(self, solid, velocity, arrays) -> np.ndarray:
-        """Wake islands that something moving reaches; returns (N,) bool active bodies.
-
-        Active: awake dynamic bodies and moving kinematic ones. A contact between two
-        inactive bodies (asleep, static, or kinematic at rest) is not solved.
-        """
-        kind, awake = arrays["kind"], arrays["awake"]
-        moving_kinematic = (kind == KIND_CODES["kinematic"]) & np.any(velocity != 0.0, axis=1)
-        active = ((kind == DYNAMIC) & awake) | moving_kinematic
-        asleep = (kind == DYNAMIC) & ~awake
-        a, b = solid[2], solid[3]
-        if self._joints.count:
-            slots = self._joint_slots()
-            a, b = np.concatenate([a, slots[:, 0]]), np.concatenate([b, slots[:, 1]])
-            active, asleep = np.append(active, False), np.append(asleep, False)
-        reached = (active[a] & asleep[b]) | (active[b] & asleep[a])
-        active = active[: len(kind)]
-        if reached.any():
-            self._wake_rows(np.concatenate([a[reached], b[reached]]))
-            active = active | ((kind == DYNAMIC) & arrays["awake"])
-        return active
-
-    def _fall_asleep(self, manifolds, arrays, dt, pushed, slots) -> None:
-        """Count how long each body has rested; put islands that all rested long to sleep.
-
-        pushed: (N,) bool, bodies the positional correction moved this step; slots: (J, 2)
-        body rows of the joints (N for the world).
-        """
-        kind, awake = arrays["kind"], arrays["awake"]
-        candidates = (kind == DYNAMIC) & awake
-        speed = np.hypot(arrays["velocity"][:, 0], arrays["velocity"][:, 1])
-        turning = np.abs(arrays["angular_velocity"]) * arrays["reach"]
-        # Nor is a body with a contact still well past the slop: the overlap is unresolved.
-        deep = np.zeros(len(kind), dtype=bool)
-        overlapped = np.min(manifolds.separation, axis=1) < -2.0 * LINEAR_SLOP
-        deep[manifolds.body_a[overlapped]] = True
-        deep[manifolds.body_b[overlapped]] = True
-        resting = candidates & (speed < SLEEP_SPEED) & (turning < SLEEP_SPEED) & ~pushed & ~deep
-        arrays["sleep_time"][:] = np.where(resting, arrays["sleep_time"] + dt, 0.0)
-        if not resting.any():
-            return
-        # Islands: touching or joined dynamic bodies sleep and wake together. A joint to
-        # the world holds its body like static ground does.
-        a = np.concatenate([manifolds.body_a, slots[:, 0]])
-        b = np.concatenate([manifolds.body_b, slots[:, 1]])
-        kind = np.append(kind, KIND_CODES["static"])  # the world row, N
-        linked = (kind[a] == DYNAMIC) & (kind[b] == DYNAMIC)
-        label = components(len(awake), a[linked], b[linked])
-        shortest = np.full(len(awake), np.inf)
-        np.minimum.at(shortest, label, np.where(candidates, arrays["sleep_time"], np.inf))
-        # Only an island that rests on something static sleeps: a body drifting freely
-        # (however slowly) keeps its momentum, and costs the solver nothing anyway.
-        on_ground = np.zeros(len(kind), dtype=bool)
-        held = (kind[a] != DYNAMIC) | (kind[b] != DYNAMIC)
-        on_ground[a[held]] = True
-        on_ground[b[held]] = True
-        grounded = np.zeros(len(awake), dtype=bool)
-        np.logical_or.at(grounded, label, on_ground[:-1] & candidates)
-        ready = candidates & (shortest[label] >= TIME_TO_SLEEP) & grounded[label]
-        if not ready.any():
-            return
-        awake[ready] = False
-        arrays["velocity"][ready] = 0.0
-        arrays["angular_velocity"][ready] = 0.0
-        arrays["island"][ready] = self._next_island + label[ready]
-        self._next_island += len(awake)
 
     def _wake_touching(self, body_id: int) -> None:
         """Wake the islands of the bodies that touched body ``body_id`` in the last step."""
@@ -735,42 +510,6 @@ class World:
     def awake(self) -> np.ndarray:
         """(N,) bool read-only view: which bodies are awake (static ones count as awake)."""
         return self._read_only("awake")
-
-    def _contacts(self, parts, part_a, part_b, body_a, body_b, start, velocity, arrays, dt):
-        """Narrow phase -> the step's manifolds (warm-started)."""
-        relative = velocity[body_a, :2] - velocity[body_b, :2]
-        spin = (
-            np.abs(velocity[body_a, 2]) * arrays["reach"][body_a]
-            + np.abs(velocity[body_b, 2]) * arrays["reach"][body_b]
-        )
-        margin = SPECULATIVE_DISTANCE + (np.hypot(relative[:, 0], relative[:, 1]) + spin) * dt
-        reach = self._parts.table.view("reach")
-        found = collide_parts(
-            parts, part_a, start[body_a], parts, part_b, start[body_b], relative, dt,
-            margin, FLIP_TOLERANCE, (reach, reach),
-        )  # fmt: skip
-        touching = np.flatnonzero(found.point_count > 0)
-        a, b = body_a[touching], body_b[touching]
-        points = found.points[touching]
-        fa, fb = arrays["friction"][a], arrays["friction"][b]
-        separation = found.point_separation[touching]
-        manifolds = Manifolds(
-            body_a=a,
-            body_b=b,
-            count=found.point_count[touching],
-            normal=found.normal[touching],
-            arm_a=np.nan_to_num(points - start[a, None, :2]),
-            arm_b=np.nan_to_num(points - start[b, None, :2]),
-            separation=np.where(np.isnan(separation), np.inf, separation),
-            friction=np.sqrt(fa * fb),
-            restitution=np.maximum(arrays["restitution"][a], arrays["restitution"][b]),
-            normal_impulse=np.zeros((len(a), 2)),
-            tangent_impulse=np.zeros(len(a)),
-            points=points,
-            keys=np.full((len(a), 2), -1, dtype=np.int64),
-        )
-        self._warm.load(manifolds, part_a[touching], part_b[touching], found.features[touching])
-        return manifolds
 
     def _presolve(self, manifolds: Manifolds, arrays):
         """Let ``presolve`` handlers drop contacts for this step (one-way platforms).
@@ -802,10 +541,14 @@ class World:
                     break
         return manifolds.subset(np.flatnonzero(keep_pair[pair])), unique[~keep_pair]
 
-    def _sensor_overlaps(self, parts, part_a, part_b, body_a, body_b, start, arrays):
-        """Body pairs (sensor, other) overlapping now: sorted keys (K,) and rows (K, 2)."""
-        if len(part_a) == 0:
+    def _sensor_overlaps(self, parts, sensing, start, arrays):
+        """Body pairs (sensor, other) overlapping now: sorted keys (K,) and rows (K, 2).
+
+        sensing: (4, S) rows part_a, part_b, body_a, body_b; start: (N + 1, 3) poses.
+        """
+        if sensing.shape[1] == 0:
             return np.zeros(0, dtype=np.int64), np.zeros((0, 2), dtype=np.int64)
+        part_a, part_b, body_a, body_b = sensing
         found = collide_parts(parts, part_a, start[body_a], parts, part_b, start[body_b])
         hit = found.separation <= 0.0
         a, b = body_a[hit], body_b[hit]
@@ -1050,27 +793,3 @@ def _check_shapes(shapes) -> list:
                 raise TypeError(f"shapes: expected shapes, got {type(shape).__name__}")
         return list(shapes)
     raise TypeError(f"shapes: expected a shape or a list of shapes, got {type(shapes).__name__}")
-
-
-def _colour(solved: Manifolds, joints, dynamic: np.ndarray):
-    """Colour the contacts and joints together.
-
-    Returns the manifold rows of each colour (a list), and the slice of each colour in the
-    joints, which are put in colour order (None without joints).
-    """
-    if joints is None:
-        return color_batches(color_constraints(solved.body_a, solved.body_b, dynamic)), None
-    m = len(solved)
-    colour = color_constraints(
-        np.concatenate([solved.body_a, joints.slots[:, 0]]),
-        np.concatenate([solved.body_b, joints.slots[:, 1]]),
-        np.append(dynamic, False),
-    )
-    count = int(colour.max()) + 1
-    contact_colours = color_batches(colour[:m])
-    contact_colours += [np.zeros(0, dtype=np.int64)] * (count - len(contact_colours))
-    joint_colour = colour[m:]
-    joints.reorder(np.argsort(joint_colour, kind="stable"))
-    sizes = np.bincount(joint_colour, minlength=count)
-    ends = np.cumsum(sizes)
-    return contact_colours, [slice(int(e - n), int(e)) for e, n in zip(ends, sizes)]

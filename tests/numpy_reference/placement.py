@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.packing import PackedParts
+
 from .contacts import Discs, Hulls
-from .packing import PackedParts
 
 
 def local_hulls(slots: np.ndarray, count: np.ndarray, parts: np.ndarray) -> Hulls:

@@ -1,0 +1,64 @@
+"""Which broad-phase part pairs the step collides, and which only sense.
+
+A pair of parts is dropped when both belong to one body, when the collision filter says
+the bodies do not collide (categories, masks and groups, as Box2D filters: each body's
+category in the other's mask; a shared non-zero group overrides that, a positive group
+always collides, a negative one never), when a joint between the bodies keeps them from
+colliding, and when neither body can move. Pairs with a sensor are kept apart: they
+report overlaps but never push.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .body_store import DYNAMIC, STATIC
+from .jit import kernel
+
+
+@kernel(inline=True)
+def pair_key(id_a, id_b):
+    """int64 key of a body pair by the bodies' stable ids, smaller id first."""
+    return (min(id_a, id_b) << 32) | max(id_a, id_b)
+
+
+@kernel
+def classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, jointed):
+    """Split part pairs (M, 2) into solid and sensing pairs.
+
+    owner: (P,) body row of each part; kind, sensor, category, mask, group, body_id: (N,)
+    per body; jointed: (K,) sorted body-pair keys of joints whose bodies must not collide.
+    Returns (solid, sensing), each (4, S) int64: rows part_a, part_b, body_a, body_b, in
+    the order of ``pairs``.
+    """
+    m = len(pairs)
+    out = np.empty((4, m), dtype=np.int64)
+    is_solid = np.zeros(m, dtype=np.bool_)
+    kept = 0
+    for i in range(m):
+        part_a, part_b = pairs[i, 0], pairs[i, 1]
+        a, b = owner[part_a], owner[part_b]
+        if a == b:
+            continue
+        if group[a] == group[b] and group[a] != 0:
+            if group[a] < 0:
+                continue
+        elif (category[a] & mask[b]) == 0 or (category[b] & mask[a]) == 0:
+            continue
+        if len(jointed):
+            key = pair_key(body_id[a], body_id[b])
+            at = np.searchsorted(jointed, key)
+            if at < len(jointed) and jointed[at] == key:
+                continue
+        if sensor[a] or sensor[b]:
+            if kind[a] == STATIC and kind[b] == STATIC:
+                continue
+        elif kind[a] != DYNAMIC and kind[b] != DYNAMIC:
+            continue
+        else:
+            is_solid[kept] = True
+        out[0, kept], out[1, kept], out[2, kept], out[3, kept] = part_a, part_b, a, b
+        kept += 1
+    solid = np.flatnonzero(is_solid[:kept])
+    sensing = np.flatnonzero(~is_solid[:kept])
+    return out[:, solid], out[:, sensing]

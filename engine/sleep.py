@@ -1,0 +1,112 @@
+"""Sleeping: which bodies the step must move, and islands at rest falling asleep.
+
+A dynamic body at rest (slower than the sleep speed at its centre and at its reach, not
+pushed out of an overlap, no contact deeper than twice the slop) counts its resting time.
+An island whose bodies have all rested long enough falls asleep, if it rests on something
+static or kinematic (a joint to the world counts): a body drifting freely, however slowly,
+keeps its momentum. Sleeping bodies stop and leave the solver; their contacts stay for
+events.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .body_store import DYNAMIC, KINEMATIC
+from .islands import union_find
+from .jit import kernel
+
+
+@kernel
+def active_bodies(kind, awake, velocity, pair_a, pair_b, slots):
+    """(N,) bool bodies the step moves, and (W,) rows of sleeping bodies reached this step.
+
+    Active: awake dynamic bodies and moving kinematic ones. A sleeping body is reached by
+    an active one through a candidate pair (pair_a, pair_b: (M,) body rows) or a joint
+    (slots: (J, 2) rows, the world N). velocity: (N + 1, 3).
+    """
+    n = len(kind)
+    active = np.zeros(n + 1, dtype=np.bool_)
+    asleep = np.zeros(n + 1, dtype=np.bool_)
+    for i in range(n):
+        if kind[i] == DYNAMIC:
+            active[i] = awake[i]
+            asleep[i] = not awake[i]
+        elif kind[i] == KINEMATIC:
+            active[i] = velocity[i, 0] != 0.0 or velocity[i, 1] != 0.0 or velocity[i, 2] != 0.0
+    reached = np.zeros(n + 1, dtype=np.bool_)
+    for e in range(len(pair_a) + len(slots)):
+        if e < len(pair_a):
+            a, b = pair_a[e], pair_b[e]
+        else:
+            a, b = slots[e - len(pair_a), 0], slots[e - len(pair_a), 1]
+        if active[a] and asleep[b]:
+            reached[b] = True
+        if active[b] and asleep[a]:
+            reached[a] = True
+    return active[:n], np.flatnonzero(reached[:n])
+
+
+@kernel
+def fall_asleep(kind, awake, velocity, angular_velocity, reach, sleep_time, island, pushed,
+                body_a, body_b, separation, slots, dt, sleep_speed, time_to_sleep, deep_gap,
+                next_island):  # fmt: skip
+    """Count resting time and put islands that all rested long enough to sleep, in place.
+
+    Per body (N,): kind, awake, velocity (N, 2), angular_velocity, reach, sleep_time,
+    island, pushed (moved by positional correction this step). Manifolds (M,): body_a,
+    body_b, separation (M, 2). slots: (J, 2) joint body rows (the world: N). A contact
+    deeper than ``deep_gap`` (negative) is an unresolved overlap. Returns the next unused
+    island id.
+    """
+    n = len(kind)
+    deep = np.zeros(n, dtype=np.bool_)
+    for i in range(len(body_a)):
+        if min(separation[i, 0], separation[i, 1]) < deep_gap:
+            deep[body_a[i]] = True
+            deep[body_b[i]] = True
+    any_resting = False
+    for i in range(n):
+        candidate = kind[i] == DYNAMIC and awake[i]
+        speed = math.hypot(velocity[i, 0], velocity[i, 1])
+        turning = abs(angular_velocity[i]) * reach[i]
+        resting = candidate and speed < sleep_speed and turning < sleep_speed
+        resting = resting and not pushed[i] and not deep[i]
+        sleep_time[i] = sleep_time[i] + dt if resting else 0.0
+        any_resting = any_resting or resting
+    if not any_resting:
+        return next_island
+    m, j = len(body_a), len(slots)
+    edge_a = np.empty(m + j, dtype=np.int64)
+    edge_b = np.empty(m + j, dtype=np.int64)
+    edge_a[:m], edge_b[:m] = body_a, body_b
+    edge_a[m:], edge_b[m:] = slots[:, 0], slots[:, 1]
+    dynamic = np.zeros(n + 1, dtype=np.bool_)  # the world row, N, is not dynamic
+    for i in range(n):
+        dynamic[i] = kind[i] == DYNAMIC
+    linked = np.empty(m + j, dtype=np.bool_)
+    for e in range(m + j):
+        linked[e] = dynamic[edge_a[e]] and dynamic[edge_b[e]]
+    label = union_find(n + 1, edge_a, edge_b, linked)
+    shortest = np.full(n + 1, np.inf)
+    grounded = np.zeros(n + 1, dtype=np.bool_)
+    for i in range(n):
+        if kind[i] == DYNAMIC and awake[i]:
+            shortest[label[i]] = min(shortest[label[i]], sleep_time[i])
+    # Only an island that rests on something static sleeps.
+    for e in range(m + j):
+        if not linked[e]:
+            for body in (edge_a[e], edge_b[e]):
+                if body < n and kind[body] == DYNAMIC and awake[body]:
+                    grounded[label[body]] = True
+    for i in range(n):
+        if kind[i] == DYNAMIC and awake[i]:
+            root = label[i]
+            if shortest[root] >= time_to_sleep and grounded[root]:
+                awake[i] = False
+                velocity[i, 0] = velocity[i, 1] = 0.0
+                angular_velocity[i] = 0.0
+                island[i] = next_island + root
+    return next_island + n
