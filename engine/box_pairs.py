@@ -16,6 +16,9 @@ import numpy as np
 
 from .jit import kernel
 
+# Up to this many large boxes are tested against every box; more are swept.
+SWEEP_AFTER = 8
+
 
 def as_boxes(lower, upper) -> tuple[np.ndarray, np.ndarray]:
     """Check box corners and return them as C-contiguous float64 arrays.
@@ -93,42 +96,84 @@ def push_pair(buffer, count, a, b):
 @kernel
 def canonical_pairs(buffer, count, n):
     """The first ``count`` distinct pairs of ``buffer`` as (min, max), sorted; ``n`` bounds
-    the indices. Returns (count, 2) int64."""
-    keys = np.empty(count, dtype=np.int64)
+    the indices. Returns (count, 2) int64.
+
+    A counting sort on the first index, then an insertion sort of each (short) run on the
+    second: O(count + n), where a comparison sort of the pairs would cost O(count log count).
+    """
+    start = np.zeros(n + 1, dtype=np.int64)
     for k in range(count):
-        a, b = buffer[k, 0], buffer[k, 1]
-        keys[k] = min(a, b) * n + max(a, b)
-    keys.sort()
+        start[min(buffer[k, 0], buffer[k, 1]) + 1] += 1
+    for i in range(n):
+        start[i + 1] += start[i]
     out = np.empty((count, 2), dtype=np.int64)
+    fill = start[:n].copy()
     for k in range(count):
-        out[k, 0] = keys[k] // n
-        out[k, 1] = keys[k] % n
+        a, b = min(buffer[k, 0], buffer[k, 1]), max(buffer[k, 0], buffer[k, 1])
+        out[fill[a], 0] = a
+        out[fill[a], 1] = b
+        fill[a] += 1
+    for a in range(n):
+        for k in range(start[a] + 1, start[a + 1]):
+            b = out[k, 1]
+            j = k - 1
+            while j >= start[a] and out[j, 1] > b:
+                out[j + 1, 1] = out[j, 1]
+                j -= 1
+            out[j + 1, 1] = b
     return out
+
+
+@kernel
+def group_by_key(keys, buckets):
+    """Positions 0..E-1 ordered by ``keys`` (E,) int64 in [0, buckets): a counting sort,
+    stable. Returns (order (E,), start (buckets + 1,)): key k's entries are
+    order[start[k]:start[k + 1]]."""
+    start = np.zeros(buckets + 1, dtype=np.int64)
+    for key in keys:
+        start[key + 1] += 1
+    for k in range(buckets):
+        start[k + 1] += start[k]
+    fill = start[:buckets].copy()
+    order = np.empty(len(keys), dtype=np.int64)
+    for e in range(len(keys)):
+        order[fill[keys[e]]] = e
+        fill[keys[e]] += 1
+    return order, start
 
 
 @kernel
 def sweep_large_boxes(lower, upper, large, buffer, count):
     """Append every overlapping pair that involves a ``large`` box (N,) bool to ``buffer``.
 
-    Boxes are sorted by their lower coordinate along x or y, whichever gives fewer
-    candidates (it avoids the quadratic case of boxes stacked along one axis). A box that
-    overlaps large box L starts no further back than L's lower coordinate minus the longest
-    ordinary box, so L's candidates are one run of that order. A pair of two large boxes is
-    kept only by the one that comes first in the order. Returns (buffer, count).
+    A few large boxes (the ground, the walls) are simply tested against every box. Many of
+    them are swept: boxes sorted by their lower coordinate along x or y, whichever gives
+    fewer candidates (it avoids the quadratic case of boxes stacked along one axis). A box
+    that overlaps large box L starts no further back than L's lower coordinate minus the
+    longest ordinary box, so L's candidates are one run of that order. A pair of two large
+    boxes is kept only once. Returns (buffer, count).
     """
     n = len(large)
     big = np.flatnonzero(large)
     if len(big) == 0:
         return buffer, count
-    best_axis, best_total = 0, -1
-    for axis in range(2):
-        order, start, stop = _sweep_plan(lower[:, axis], upper[:, axis], large, big)
-        total = 0
+    if len(big) <= SWEEP_AFTER:
         for k in range(len(big)):
-            total += max(stop[k] - start[k], 0)
-        if best_total < 0 or total < best_total:
-            best_axis, best_total = axis, total
-    order, start, stop = _sweep_plan(lower[:, best_axis], upper[:, best_axis], large, big)
+            a = big[k]
+            for b in range(n):
+                # Two large boxes: only from the one that comes first.
+                if b == a or (large[b] and b < a):
+                    continue
+                if boxes_overlap(lower, upper, a, b):
+                    buffer = push_pair(buffer, count, a, b)
+                    count += 1
+        return buffer, count
+    order_x, start_x, stop_x = _sweep_plan(lower[:, 0], upper[:, 0], large, big)
+    order_y, start_y, stop_y = _sweep_plan(lower[:, 1], upper[:, 1], large, big)
+    if np.sum(np.maximum(stop_y - start_y, 0)) < np.sum(np.maximum(stop_x - start_x, 0)):
+        order, start, stop = order_y, start_y, stop_y
+    else:
+        order, start, stop = order_x, start_x, stop_x
     rank = np.empty(n, dtype=np.int64)
     for position in range(n):
         rank[order[position]] = position

@@ -26,6 +26,7 @@ from .box_pairs import (
     boxes_overlap,
     canonical_pairs,
     empty_pairs,
+    group_by_key,
     push_pair,
     sweep_large_boxes,
 )
@@ -53,23 +54,29 @@ def check_cell_size(cell_size) -> float:
     return value
 
 
-def choose_cell_size(lower: np.ndarray, upper: np.ndarray) -> float:
+@kernel
+def choose_cell_size(lower, upper):
     """A cell side from the box sizes, (N, 2) corners with N >= 1.
 
     A cell a bit larger than the typical box keeps most boxes in 1 to 4 cells. Zero-size
     boxes are left out of the median; if every box is a point, the mean spacing is used.
     """
-    size = upper - lower
-    extent = np.maximum(size[:, 0], size[:, 1])
-    positive = extent[extent > 0.0]
-    scene = float(np.max(upper.max(axis=0) - lower.min(axis=0)))
-    if len(positive):
-        cell = CELL_SIZE_FACTOR * float(np.median(positive))
+    n = len(lower)
+    extent = np.empty(n)
+    positive = 0
+    for i in range(n):
+        size = max(upper[i, 0] - lower[i, 0], upper[i, 1] - lower[i, 1])
+        if size > 0.0:
+            extent[positive] = size
+            positive += 1
+    scene = max(upper[:, 0].max() - lower[:, 0].min(), upper[:, 1].max() - lower[:, 1].min())
+    if positive:
+        cell = CELL_SIZE_FACTOR * np.median(extent[:positive])
     else:
-        cell = scene / np.sqrt(len(extent))
+        cell = scene / math.sqrt(n)
     # Too fine a grid over a wide scene would overflow the cell coordinates.
     cell = max(cell, scene / MAX_AUTO_CELLS_PER_AXIS)
-    return float(cell) if cell > 0.0 else 1.0
+    return cell if cell > 0.0 else 1.0
 
 
 def grid_pairs(lower, upper, cell_size: float | None = None) -> np.ndarray:
@@ -154,12 +161,26 @@ def _grid_kernel(lower, upper, cell_size):
     """Canonical overlapping pairs (M, 2) of boxes with (N, 2) corners, cells of side
     ``cell_size``."""
     n = len(lower)
-    first, _, large, keys, boxes = _layout(lower, upper, cell_size)
-    order = np.argsort(keys)
+    first, last, large, keys, boxes = _layout(lower, upper, cell_size)
+    entries = len(keys)
+    # Group the entries by cell: a counting sort over the grid's cells when the grid is
+    # not much larger than the entries (the usual case), a comparison sort otherwise.
+    columns = 1
+    rows = 1
+    for i in range(n):
+        if not large[i]:
+            columns = max(columns, last[i, 0] + 1)
+            rows = max(rows, last[i, 1] + 1)
+    if columns * rows <= 4 * entries + 1024:
+        dense = np.empty(entries, dtype=np.int64)
+        for e in range(entries):
+            dense[e] = (keys[e] >> AXIS_BITS) * rows + (keys[e] & AXIS_LIMIT)
+        order, _ = group_by_key(dense, columns * rows)
+    else:
+        order = np.argsort(keys)
     buffer = np.empty((2 * n + 16, 2), dtype=np.int64)
     count = 0
     start = 0
-    entries = len(keys)
     while start < entries:
         key = keys[order[start]]
         stop = start + 1

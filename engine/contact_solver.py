@@ -16,8 +16,11 @@ graph colouring.
   touching point must not approach. Overlap is left to positional correction.
 - Restitution is one pass after the others (``restitute``).
 
-A row is a (6,) vector acting on (vx, vy, w) of body A then of body B; velocities are an
-(N + 1, 3) array (the last row is the world's, for joints, and never moves).
+The rows are kept in compact form: a point's normal velocity is
+``(v_b - v_a) . n + w_b (r_b x n) - w_a (r_a x n)``, so per manifold the normal, the four
+arm cross products and the two of the friction row at the centre, and the bodies' inverse
+masses and inertias are all a pass needs. Velocities are an (N + 1, 3) array (vx, vy, w;
+the last row is the world's, for joints, and never moves).
 """
 
 from __future__ import annotations
@@ -68,59 +71,24 @@ class Manifolds:
         return Manifolds(**{name: value[rows] for name, value in vars(self).items()})
 
 
-@kernel(inline=True)
-def jacobian_row(row, ax, ay, arm_ax, arm_ay, arm_bx, arm_by):
-    """Fill ``row`` (6,) with the Jacobian along axis (ax, ay) for points at the given arms
-    from A and B: velocity of B's point minus A's, along the axis."""
-    row[0] = -ax
-    row[1] = -ay
-    row[2] = -(arm_ax * ay - arm_ay * ax)
-    row[3] = ax
-    row[4] = ay
-    row[5] = arm_bx * ay - arm_by * ax
-
-
-@kernel(inline=True)
-def dot6(row, v, a, b):
-    """row (6,) . (v[a], v[b]) for velocities v (N + 1, 3)."""
-    return (
-        row[0] * v[a, 0]
-        + row[1] * v[a, 1]
-        + row[2] * v[a, 2]
-        + row[3] * v[b, 0]
-        + row[4] * v[b, 1]
-        + row[5] * v[b, 2]
-    )
-
-
-@kernel(inline=True)
-def add6(v, a, b, push, impulse):
-    """(v[a], v[b]) += push (6,) * impulse."""
-    v[a, 0] += push[0] * impulse
-    v[a, 1] += push[1] * impulse
-    v[a, 2] += push[2] * impulse
-    v[b, 0] += push[3] * impulse
-    v[b, 1] += push[4] * impulse
-    v[b, 2] += push[5] * impulse
-
-
 @kernel
 def prepare_contacts(
     body_a, body_b, count, normal, arm_a, arm_b, separation, velocity, inv_mass,
     inv_inertia, dt,
 ):  # fmt: skip
-    """What every pass reuses, per manifold (see the module docstring for M and shapes).
+    """What every pass reuses, per manifold (see ``Manifolds`` for M and the columns).
 
-    Returns rows (M, 3, 6): normal rows of points 0 and 1 and the tangent row; push (M, 3, 6):
-    the rows scaled by inverse mass and inertia (velocity change per unit impulse);
-    k (M, 3): the normal mass matrix (k11, k12, k22); inverse (M, 3): its inverse where the
-    block solve is used, else 0; row_mass (M, 2): 1 / k_ii; tangent_mass (M,); target (M, 2):
-    least normal velocity allowed; block, second (M,) bool; approach (M, 2): normal
-    velocity of each point at the step start (before warm starting), for restitution.
+    Returns geometry (M, 8): nx, ny, then r x n of A's and B's arm to point 0, the same
+    for point 1, and r x t of A's and B's arm to the points' centre (t = (ny, -nx));
+    mass (M, 4): inverse mass of A and B, inverse inertia of A and B; k (M, 3): the normal
+    mass matrix (k11, k12, k22); inverse (M, 3): its inverse where the block solve is
+    used, else 0; row_mass (M, 2): 1 / k_ii; tangent_mass (M,); target (M, 2): least normal
+    velocity allowed; block, second (M,) bool; approach (M, 2): normal velocity of each
+    point at the step start (before warm starting), for restitution.
     """
     m = len(body_a)
-    rows = np.zeros((m, 3, 6))
-    push = np.zeros((m, 3, 6))
+    geometry = np.zeros((m, 8))
+    mass = np.zeros((m, 4))
     k = np.zeros((m, 3))
     inverse = np.zeros((m, 3))
     row_mass = np.zeros((m, 2))
@@ -129,19 +97,18 @@ def prepare_contacts(
     block = np.zeros(m, dtype=np.bool_)
     second = np.zeros(m, dtype=np.bool_)
     approach = np.zeros((m, 2))
-    scale = np.empty(6)
     for i in range(m):
         a, b = body_a[i], body_b[i]
         nx, ny = normal[i, 0], normal[i, 1]
         two = count[i] == 2
         second[i] = two
-        jacobian_row(
-            rows[i, 0], nx, ny, arm_a[i, 0, 0], arm_a[i, 0, 1], arm_b[i, 0, 0], arm_b[i, 0, 1]
-        )
+        g = geometry[i]
+        g[0], g[1] = nx, ny
+        g[2] = arm_a[i, 0, 0] * ny - arm_a[i, 0, 1] * nx
+        g[3] = arm_b[i, 0, 0] * ny - arm_b[i, 0, 1] * nx
         if two:
-            jacobian_row(
-                rows[i, 1], nx, ny, arm_a[i, 1, 0], arm_a[i, 1, 1], arm_b[i, 1, 0], arm_b[i, 1, 1]
-            )
+            g[4] = arm_a[i, 1, 0] * ny - arm_a[i, 1, 1] * nx
+            g[5] = arm_b[i, 1, 0] * ny - arm_b[i, 1, 1] * nx
             # Friction acts at the centre of the points (their arms' mean).
             cax = 0.5 * (arm_a[i, 0, 0] + arm_a[i, 1, 0])
             cay = 0.5 * (arm_a[i, 0, 1] + arm_a[i, 1, 1])
@@ -149,19 +116,16 @@ def prepare_contacts(
             cby = 0.5 * (arm_b[i, 0, 1] + arm_b[i, 1, 1])
         else:
             cax, cay, cbx, cby = arm_a[i, 0, 0], arm_a[i, 0, 1], arm_b[i, 0, 0], arm_b[i, 0, 1]
-        jacobian_row(rows[i, 2], ny, -nx, cax, cay, cbx, cby)
-        scale[0] = scale[1] = inv_mass[a]
-        scale[2] = inv_inertia[a]
-        scale[3] = scale[4] = inv_mass[b]
-        scale[5] = inv_inertia[b]
-        k11 = k12 = k22 = kt = 0.0
-        for j in range(6):
-            for r in range(3):
-                push[i, r, j] = rows[i, r, j] * scale[j]
-            k11 += rows[i, 0, j] * push[i, 0, j]
-            k22 += rows[i, 1, j] * push[i, 1, j]
-            k12 += rows[i, 0, j] * push[i, 1, j]
-            kt += rows[i, 2, j] * push[i, 2, j]
+        # r x t with t = (ny, -nx).
+        g[6] = -cax * nx - cay * ny
+        g[7] = -cbx * nx - cby * ny
+        ima, imb, iia, iib = inv_mass[a], inv_mass[b], inv_inertia[a], inv_inertia[b]
+        mass[i, 0], mass[i, 1], mass[i, 2], mass[i, 3] = ima, imb, iia, iib
+        linear = ima + imb
+        k11 = linear + iia * g[2] * g[2] + iib * g[3] * g[3]
+        k22 = linear + iia * g[4] * g[4] + iib * g[5] * g[5] if two else 0.0
+        k12 = linear + iia * g[2] * g[4] + iib * g[3] * g[5] if two else 0.0
+        kt = linear + iia * g[6] * g[6] + iib * g[7] * g[7]
         det = k11 * k22 - k12 * k12
         block[i] = two and k11 * k11 < MAX_CONDITION * det
         if block[i]:
@@ -171,13 +135,13 @@ def prepare_contacts(
         tangent_mass[i] = 1.0 / kt if kt > 0.0 else 0.0
         row_mass[i, 0] = 1.0 / k11 if k11 > 0.0 else 0.0
         row_mass[i, 1] = 1.0 / k22 if two and k22 > 0.0 else 0.0
-        k[i, 0], k[i, 1], k[i, 2] = k11, (k12 if two else 0.0), k22
-        for p in range(2):
-            used = p == 0 or two
-            gap = separation[i, p] if used else 0.0
+        k[i, 0], k[i, 1], k[i, 2] = k11, k12, k22
+        base = (velocity[b, 0] - velocity[a, 0]) * nx + (velocity[b, 1] - velocity[a, 1]) * ny
+        for p in range(2 if two else 1):
+            gap = separation[i, p]
             target[i, p] = -gap / dt if gap > 0.0 else 0.0
-            approach[i, p] = dot6(rows[i, p], velocity, a, b)
-    return rows, push, k, inverse, row_mass, tangent_mass, target, block, second, approach
+            approach[i, p] = base + velocity[b, 2] * g[3 + 2 * p] - velocity[a, 2] * g[2 + 2 * p]
+    return geometry, mass, k, inverse, row_mass, tangent_mass, target, block, second, approach
 
 
 @kernel(inline=True)
@@ -199,47 +163,80 @@ def block_solve(x0, x1, b0, b1, k12, inverse, row_mass, block, second):
     return s0, s1 * second
 
 
+@kernel(inline=True)
+def _push(velocity, a, b, g, mass, p0, p1, pt):
+    """Apply normal impulses p0, p1 (at points 0 and 1) and tangent impulse pt of one
+    manifold with geometry g (8,) and masses (4,)."""
+    px = g[0] * (p0 + p1) + g[1] * pt
+    py = g[1] * (p0 + p1) - g[0] * pt
+    velocity[a, 0] -= mass[0] * px
+    velocity[a, 1] -= mass[0] * py
+    velocity[a, 2] -= mass[2] * (g[2] * p0 + g[4] * p1 + g[6] * pt)
+    velocity[b, 0] += mass[1] * px
+    velocity[b, 1] += mass[1] * py
+    velocity[b, 2] += mass[3] * (g[3] * p0 + g[5] * p1 + g[7] * pt)
+
+
 @kernel
-def warm_start_contacts(body_a, body_b, push, normal_impulse, tangent_impulse, solve, velocity):
+def warm_start_contacts(body_a, body_b, geometry, mass, normal_impulse, tangent_impulse, solve,
+                        velocity):  # fmt: skip
     """Apply last step's impulses (already in the manifolds) to ``velocity`` (N + 1, 3),
     for the manifolds with ``solve`` (M,) set."""
     for i in range(len(body_a)):
-        if not solve[i]:
-            continue
-        a, b = body_a[i], body_b[i]
-        add6(velocity, a, b, push[i, 0], normal_impulse[i, 0])
-        add6(velocity, a, b, push[i, 1], normal_impulse[i, 1])
-        add6(velocity, a, b, push[i, 2], tangent_impulse[i])
+        if solve[i]:
+            _push(
+                velocity, body_a[i], body_b[i], geometry[i], mass[i], normal_impulse[i, 0],
+                normal_impulse[i, 1], tangent_impulse[i],
+            )  # fmt: skip
 
 
 @kernel(inline=True)
 def solve_contact(
-    i, a, b, rows, push, k, inverse, row_mass, tangent_mass, friction, target, block, second,
-    normal_impulse, tangent_impulse, velocity,
+    i, a, b, geometry, mass, k, inverse, row_mass, tangent_mass, friction, target, block,
+    second, normal_impulse, tangent_impulse, velocity,
 ):  # fmt: skip
     """One Gauss-Seidel visit of manifold i: friction first, bounded by the current normal
     impulses, then both normal rows together."""
-    pt = tangent_impulse[i]
-    vt = dot6(rows[i, 2], velocity, a, b)
-    limit = friction[i] * (normal_impulse[i, 0] + normal_impulse[i, 1])
-    new = min(max(pt - tangent_mass[i] * vt, -limit), limit)
-    add6(velocity, a, b, push[i, 2], new - pt)
-    tangent_impulse[i] = new
+    g = geometry[i]
+    nx, ny = g[0], g[1]
+    ima, imb, iia, iib = mass[i, 0], mass[i, 1], mass[i, 2], mass[i, 3]
+    vax, vay, wa = velocity[a, 0], velocity[a, 1], velocity[a, 2]
+    vbx, vby, wb = velocity[b, 0], velocity[b, 1], velocity[b, 2]
     x0, x1 = normal_impulse[i, 0], normal_impulse[i, 1]
-    vn0 = dot6(rows[i, 0], velocity, a, b) - target[i, 0]
-    vn1 = dot6(rows[i, 1], velocity, a, b) - target[i, 1]
+    # Friction, along t = (ny, -nx), at the points' centre.
+    pt = tangent_impulse[i]
+    vt = (vbx - vax) * ny - (vby - vay) * nx + wb * g[7] - wa * g[6]
+    limit = friction[i] * (x0 + x1)
+    new = min(max(pt - tangent_mass[i] * vt, -limit), limit)
+    d = new - pt
+    tangent_impulse[i] = new
+    vax -= ima * ny * d
+    vay += ima * nx * d
+    wa -= iia * g[6] * d
+    vbx += imb * ny * d
+    vby -= imb * nx * d
+    wb += iib * g[7] * d
+    # Both normal rows together.
+    base = (vbx - vax) * nx + (vby - vay) * ny
+    vn0 = base + wb * g[3] - wa * g[2] - target[i, 0]
+    vn1 = base + wb * g[5] - wa * g[4] - target[i, 1]
     new0, new1 = block_solve(
         x0, x1, vn0, vn1, k[i, 1], inverse[i], row_mass[i], block[i], second[i]
     )
-    add6(velocity, a, b, push[i, 0], new0 - x0)
-    add6(velocity, a, b, push[i, 1], new1 - x1)
+    d0, d1 = new0 - x0, new1 - x1
     normal_impulse[i, 0] = new0
     normal_impulse[i, 1] = new1
+    velocity[a, 0] = vax - ima * nx * (d0 + d1)
+    velocity[a, 1] = vay - ima * ny * (d0 + d1)
+    velocity[a, 2] = wa - iia * (g[2] * d0 + g[4] * d1)
+    velocity[b, 0] = vbx + imb * nx * (d0 + d1)
+    velocity[b, 1] = vby + imb * ny * (d0 + d1)
+    velocity[b, 2] = wb + iib * (g[3] * d0 + g[5] * d1)
 
 
 @kernel
 def restitute(
-    body_a, body_b, rows, push, k, inverse, row_mass, target, block, second, approach,
+    body_a, body_b, geometry, mass, k, inverse, row_mass, target, block, second, approach,
     restitution, normal_impulse, solve, threshold, velocity,
 ):  # fmt: skip
     """Bounce: points that approached faster than ``threshold`` and were pushed leave at -e
@@ -264,17 +261,18 @@ def restitute(
         if not bouncing:
             continue
         a, b = body_a[i], body_b[i]
+        g = geometry[i]
         x0, x1 = normal_impulse[i, 0], normal_impulse[i, 1]
-        now0 = dot6(rows[i, 0], velocity, a, b)
-        now1 = dot6(rows[i, 1], velocity, a, b)
+        base = (velocity[b, 0] - velocity[a, 0]) * g[0] + (velocity[b, 1] - velocity[a, 1]) * g[1]
+        now0 = base + velocity[b, 2] * g[3] - velocity[a, 2] * g[2]
+        now1 = base + velocity[b, 2] * g[5] - velocity[a, 2] * g[4] if second[i] else 0.0
         new0, new1 = block_solve(
             x0, x1, now0 - t0, now1 - t1, k[i, 1], inverse[i], row_mass[i], block[i], second[i]
         )
         share = _energy_cap(k[i], approach[i], x0, x1, now0, now1, new0, new1)
         new0 = x0 + share * (new0 - x0)
         new1 = x1 + share * (new1 - x1)
-        add6(velocity, a, b, push[i, 0], new0 - x0)
-        add6(velocity, a, b, push[i, 1], new1 - x1)
+        _push(velocity, a, b, g, mass[i], new0 - x0, new1 - x1, 0.0)
         normal_impulse[i, 0] = new0
         normal_impulse[i, 1] = new1
 

@@ -8,9 +8,13 @@ the same way. Handlers run after the step's arrays are final.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from .candidate_pairs import pair_key
+from .jit import kernel
 
 EVENT_NAMES = (
     "contact_begin",
@@ -71,15 +75,60 @@ def group_by_pair(keys: np.ndarray):
     return unique, inverse.reshape(-1)
 
 
-def began_and_ended(previous: np.ndarray, current: np.ndarray):
+@kernel
+def began_and_ended(previous, current):
     """Which current keys are new, which persist, and which previous keys are gone.
 
     previous, current: sorted unique int64 keys. Returns three bool masks: (current new),
-    (current persisting), (previous ended).
+    (current persisting), (previous ended), found by one merge of the two lists.
     """
-    persisting = np.isin(current, previous, assume_unique=True)
-    ended = ~np.isin(previous, current, assume_unique=True)
+    persisting = np.zeros(len(current), dtype=np.bool_)
+    ended = np.ones(len(previous), dtype=np.bool_)
+    p = 0
+    for c in range(len(current)):
+        while p < len(previous) and previous[p] < current[c]:
+            p += 1
+        if p < len(previous) and previous[p] == current[c]:
+            persisting[c] = True
+            ended[p] = False
     return ~persisting, persisting, ended
+
+
+@kernel
+def touching_pairs(body_a, body_b, body_id, separation, normal_impulse, slop):
+    """The manifolds (M,) whose bodies touch, their body-pair keys, and the step's sorted
+    unique keys of touching pairs.
+
+    Touching: a point within ``slop`` at the step start, or pushed apart by the solver.
+    separation, normal_impulse: (M, 2). Returns touching (M,) bool, keys (M,) int64 and
+    current (K,) int64.
+    """
+    m = len(body_a)
+    touching = np.zeros(m, dtype=np.bool_)
+    keys = np.empty(m, dtype=np.int64)
+    count = 0
+    for i in range(m):
+        keys[i] = pair_key(body_id[body_a[i]], body_id[body_b[i]])
+        near = False
+        for p in range(2):
+            gap = separation[i, p]
+            if not math.isinf(gap) and gap <= slop:
+                near = True
+        touching[i] = near or normal_impulse[i, 0] + normal_impulse[i, 1] > 0.0
+        count += touching[i]
+    current = np.empty(count, dtype=np.int64)
+    k = 0
+    for i in range(m):
+        if touching[i]:
+            current[k] = keys[i]
+            k += 1
+    current.sort()
+    unique = 0
+    for k in range(count):
+        if k == 0 or current[k] != current[k - 1]:
+            current[unique] = current[k]
+            unique += 1
+    return touching, keys, current[:unique]
 
 
 @dataclass

@@ -18,9 +18,9 @@ import math
 
 import numpy as np
 
-from .contact_solver import jacobian_row
 from .jit import kernel
 from .joint_store import DISTANCE, WELD
+from .rows import jacobian_row
 
 # Used rows of each joint kind's main block: revolute, distance, weld, mouse.
 USED_ROWS = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 1], [1, 1, 0]], dtype=np.bool_)

@@ -29,10 +29,10 @@ import math
 
 import numpy as np
 
-from .contact_solver import add6, dot6
 from .jit import kernel
 from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows, slot_scale
 from .joint_store import DISTANCE, MOUSE, REVOLUTE
+from .rows import add6, dot6
 
 # Largest w h (w = 2 pi f) at which a spring is integrated symplectically (see above).
 SYMPLECTIC_LIMIT = 0.5

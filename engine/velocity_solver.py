@@ -18,7 +18,8 @@ from .joint_solver import solve_joint
 @kernel
 def solve_passes(
     passes,
-    body_a, body_b, contact_solve, contact_rows, contact_push, k, contact_inverse, row_mass,
+    order,
+    body_a, body_b, contact_solve, geometry, mass, k, contact_inverse, row_mass,
     tangent_mass, friction, target, block, second, normal_impulse, tangent_impulse,
     slots, joint_solve, joint_rows, joint_push, joint_inverse, gamma, bias, max_impulse,
     spring, spring_push, spring_damping, spring_scale, motor_mass, max_motor_impulse,
@@ -41,10 +42,31 @@ def solve_passes(
                     upper_bias, motor_speed, impulse, motor_impulse, lower_impulse,
                     upper_impulse, inv_inertia, velocity, speed, step,
                 )  # fmt: skip
-        for i in range(len(body_a)):
+        for i in order:
             if contact_solve[i]:
                 solve_contact(
-                    i, body_a[i], body_b[i], contact_rows, contact_push, k, contact_inverse,
+                    i, body_a[i], body_b[i], geometry, mass, k, contact_inverse,
                     row_mass, tangent_mass, friction, target, block, second, normal_impulse,
                     tangent_impulse, velocity,
                 )  # fmt: skip
+
+
+@kernel
+def interleaved_order(m, streams):
+    """0..m-1 as ``streams`` contiguous runs visited in turn: i, i + m/s, i + 2m/s, ...
+
+    Within each run the manifolds keep their order (the broad phase's, which lists the
+    parts of a stack from the bottom up, so Gauss-Seidel carries loads up the stack in one
+    pass); runs far apart in that order rarely share a body, so the CPU overlaps their work
+    instead of waiting for each manifold's velocities before the next.
+    """
+    order = np.empty(m, dtype=np.int64)
+    run = (m + streams - 1) // streams
+    k = 0
+    for i in range(run):
+        for s in range(streams):
+            j = s * run + i
+            if j < m:
+                order[k] = j
+                k += 1
+    return order

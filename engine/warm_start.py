@@ -63,8 +63,20 @@ def point_key(part_a, part_b, feature):
 @kernel
 def _load(cache_keys, cache_normal, cache_tangent, part_rows, features, keys, normal_impulse,
           tangent_impulse):  # fmt: skip
-    """Fill keys (M, 2), normal_impulse (M, 2) and tangent_impulse (M,) from the cache."""
+    """Fill keys (M, 2), normal_impulse (M, 2) and tangent_impulse (M,) from the cache.
+
+    Manifolds come in part-pair order, like the cache's keys, so one forward walk through
+    the cache finds every match; a manifold out of that order starts a binary search.
+    """
+    at = 0
+    last_prefix = -1
     for i in range(len(features)):
+        prefix = point_key(part_rows[i, 0], part_rows[i, 1], 0)
+        if prefix < last_prefix:
+            at = np.searchsorted(cache_keys, prefix)
+        last_prefix = prefix
+        while at < len(cache_keys) and cache_keys[at] < prefix:
+            at += 1
         # Friction acts once per manifold: take it from the first point that matched.
         tangent = 0.0
         matched = False
@@ -72,13 +84,15 @@ def _load(cache_keys, cache_normal, cache_tangent, part_rows, features, keys, no
             if features[i, p] < 0:
                 keys[i, p] = -1
                 continue
-            key = point_key(part_rows[i, 0], part_rows[i, 1], features[i, p])
+            key = prefix | features[i, p]
             keys[i, p] = key
-            at = np.searchsorted(cache_keys, key)
-            if at < len(cache_keys) and cache_keys[at] == key:
-                normal_impulse[i, p] = cache_normal[at]
+            q = at
+            while q < len(cache_keys) and cache_keys[q] < key:
+                q += 1
+            if q < len(cache_keys) and cache_keys[q] == key:
+                normal_impulse[i, p] = cache_normal[q]
                 if not matched:
-                    tangent = cache_tangent[at]
+                    tangent = cache_tangent[q]
                     matched = True
         tangent_impulse[i] = tangent
 
@@ -95,13 +109,17 @@ def _store(keys, normal_impulse, tangent_impulse):
     normal = np.empty(count)
     tangent = np.empty(count)
     k = 0
+    in_order = True
     for i in range(len(keys)):
         for p in range(2):
             if keys[i, p] >= 0:
                 flat_keys[k] = keys[i, p]
                 normal[k] = normal_impulse[i, p]
                 tangent[k] = tangent_impulse[i]
+                in_order = in_order and (k == 0 or flat_keys[k - 1] < flat_keys[k])
                 k += 1
+    if in_order:  # the usual case: manifolds come in part-pair order
+        return flat_keys, normal, tangent
     order = np.argsort(flat_keys, kind="mergesort")
     return flat_keys[order], normal[order], tangent[order]
 

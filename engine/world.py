@@ -28,6 +28,7 @@ from .events import (
     body_pair_keys,
     contact_table,
     group_by_pair,
+    touching_pairs,
 )
 from .filtering import check_bits, check_group
 from .joint_store import JOINT_FIELDS, WORLD, joint_slots
@@ -567,13 +568,10 @@ class World:
         for no per-contact work.
         """
         handles = self._handles_by_row()
-        separation = np.where(np.isinf(manifolds.separation), np.nan, manifolds.separation)
-        with np.errstate(invalid="ignore"):
-            nearest = np.nanmin(separation, axis=1) if len(manifolds) else np.zeros(0)
-        # Touching: within the slop at the step start, or pushed apart by the solver.
-        touching = (nearest <= LINEAR_SLOP) | (manifolds.normal_impulse.sum(axis=1) > 0.0)
-        keys = body_pair_keys(manifolds.body_a, manifolds.body_b, arrays["body_id"])
-        current_keys = np.unique(keys[touching])
+        touching, keys, current_keys = touching_pairs(
+            manifolds.body_a, manifolds.body_b, arrays["body_id"], manifolds.separation,
+            manifolds.normal_impulse, LINEAR_SLOP,
+        )  # fmt: skip
         began, persisting, ended = began_and_ended(self._contact_keys, current_keys)
         sensor_began, _, sensor_ended = began_and_ended(self._sensor_keys, sensor_keys)
         self._contact_sources = (self._contact_sources[1], (manifolds, touching, keys, handles))
