@@ -56,6 +56,7 @@ class Table:
             name: np.zeros((capacity, *shape), dtype=dtype)
             for name, (shape, dtype) in self._fields.items()
         }
+        self._columns = None
 
     @property
     def capacity(self) -> int:
@@ -71,6 +72,7 @@ class Table:
             grown = np.zeros((capacity, *array.shape[1:]), dtype=array.dtype)
             grown[: self.count] = array[: self.count]
             self.arrays[name] = grown
+        self._columns = None
 
     def append(self, values: dict, rows: int = 1) -> int:
         """Append ``rows`` rows from ``values`` (name -> array of the rows); returns the first."""
@@ -91,11 +93,23 @@ class Table:
     def view(self, name: str) -> np.ndarray:
         return self.arrays[name][: self.count]
 
+    def columns(self) -> dict:
+        """Every field's view (rows [0, count)), built once until the table changes."""
+        if self._columns is None or self._columns[0] != self.count:
+            self._columns = (self.count, {name: self.view(name) for name in self.arrays})
+        return self._columns[1]
+
+    def replace(self, name: str, array: np.ndarray) -> None:
+        """Swap in a new array (same capacity) for field ``name``."""
+        self.arrays[name] = array
+        self._columns = None
+
     def copy(self) -> Table:
         other = Table.__new__(Table)
         other.count = self.count
         other._fields = dict(self._fields)
         other.arrays = {name: array.copy() for name, array in self.arrays.items()}
+        other._columns = None
         return other
 
 
@@ -137,7 +151,8 @@ class PartTable:
             arrays["vertices"], arrays["normals"], arrays["count"], arrays["radius"]
         )
         wide = widen(packed, width)
-        arrays["vertices"], arrays["normals"] = wide.vertices, wide.normals
+        self.table.replace("vertices", wide.vertices)
+        self.table.replace("normals", wide.normals)
         self.table._fields["vertices"] = ((width, 2), np.float64)
         self.table._fields["normals"] = ((width, 2), np.float64)
 

@@ -97,7 +97,7 @@ def grid_pairs_checked(lower: np.ndarray, upper: np.ndarray, cell_size: float | 
         return empty_pairs()
     if cell_size is None:
         cell_size = choose_cell_size(lower, upper)
-    return _grid_kernel(lower, upper, cell_size)
+    return grid_kernel(lower, upper, cell_size)
 
 
 def grid_cells(lower, upper, cell_size: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -157,7 +157,7 @@ def _layout(lower, upper, cell_size):
 
 
 @kernel
-def _grid_kernel(lower, upper, cell_size):
+def grid_kernel(lower, upper, cell_size):
     """Canonical overlapping pairs (M, 2) of boxes with (N, 2) corners, cells of side
     ``cell_size``."""
     n = len(lower)

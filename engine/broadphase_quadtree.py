@@ -19,6 +19,7 @@ loop: each level's boxes sorted by node key, each box's neighbours found by bina
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -44,26 +45,34 @@ def check_max_depth(max_depth) -> int:
     return value
 
 
-def choose_max_depth(lower: np.ndarray, upper: np.ndarray, side: float) -> int:
-    """The leaf depth that makes leaves about half the typical box size.
+@kernel
+def choose_max_depth(lower, upper, side):
+    """The leaf depth that makes leaves about half the typical box size: (N, 2) corners,
+    N >= 1, and the root square's side.
 
     Boxes settle at the level matching their size whatever the leaf depth; the leaves only
     need to be fine enough for points and small boxes not to crowd into one node.
     """
-    size = upper - lower
-    extent = np.maximum(size[:, 0], size[:, 1])
-    positive = extent[extent > 0.0]
+    n = len(lower)
+    extent = np.empty(n)
+    positive = 0
+    for i in range(n):
+        size = max(upper[i, 0] - lower[i, 0], upper[i, 1] - lower[i, 1])
+        if size > 0.0:
+            extent[positive] = size
+            positive += 1
     # With only points, aim for about one point per leaf.
-    typical = float(np.median(positive)) if len(positive) else side / np.sqrt(len(extent))
-    depth = int(np.ceil(np.log2(side / typical))) + 1 if typical > 0.0 else 0
-    return int(np.clip(depth, 0, MAX_DEPTH_LIMIT))
+    typical = np.median(extent[:positive]) if positive else side / math.sqrt(n)
+    depth = int(math.ceil(math.log2(side / typical))) + 1 if typical > 0.0 else 0
+    return min(max(depth, 0), MAX_DEPTH_LIMIT)
 
 
-def _root(lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, float]:
-    """The root square: its lower-left corner (2,) and its side."""
-    origin = lower.min(axis=0)
-    side = float(np.max(upper.max(axis=0) - origin))
-    return origin, (side if side > 0.0 else 1.0)
+@kernel
+def _root(lower, upper):
+    """The root square: its lower-left corner (x, y) and its side."""
+    ox, oy = lower[:, 0].min(), lower[:, 1].min()
+    side = max(upper[:, 0].max() - ox, upper[:, 1].max() - oy)
+    return ox, oy, (side if side > 0.0 else 1.0)
 
 
 def quadtree_pairs(lower, upper, max_depth: int | None = None) -> np.ndarray:
@@ -82,10 +91,17 @@ def quadtree_pairs_checked(lower: np.ndarray, upper: np.ndarray, max_depth: int 
     """``quadtree_pairs`` for corners already checked: C-contiguous finite (N, 2) float64."""
     if len(lower) < 2:
         return empty_pairs()
-    origin, side = _root(lower, upper)
-    if max_depth is None:
+    return quadtree_kernel(lower, upper, -1 if max_depth is None else max_depth)
+
+
+@kernel
+def quadtree_kernel(lower, upper, max_depth):
+    """Canonical overlapping pairs (M, 2) of N >= 2 boxes, (N, 2) corners; max_depth < 0
+    chooses the leaf depth from the box sizes."""
+    ox, oy, side = _root(lower, upper)
+    if max_depth < 0:
         max_depth = choose_max_depth(lower, upper, side)
-    depth, leaf = _layout(lower, upper, origin[0], origin[1], side, max_depth)
+    depth, leaf = _layout(lower, upper, ox, oy, side, max_depth)
     return _pairs_kernel(lower, upper, depth, leaf, max_depth)
 
 
@@ -97,10 +113,11 @@ def quadtree_nodes(lower, upper, max_depth: int | None = None) -> tuple[np.ndarr
     max_depth = None if max_depth is None else check_max_depth(max_depth)
     if len(lower) == 0:
         return np.empty((0, 2)), np.empty((0, 2))
-    origin, side = _root(lower, upper)
+    ox, oy, side = _root(lower, upper)
     if max_depth is None:
         max_depth = choose_max_depth(lower, upper, side)
-    depth, leaf = _layout(lower, upper, origin[0], origin[1], side, max_depth)
+    depth, leaf = _layout(lower, upper, ox, oy, side, max_depth)
+    origin = np.array([ox, oy])
     shift = max_depth - depth
     # A node is identified by its depth and its coordinates on that level.
     nodes = np.stack([depth, leaf[:, 0] >> shift, leaf[:, 1] >> shift], axis=1)

@@ -13,7 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from .body_store import DYNAMIC, STATIC
+from .broadphase_grid import choose_cell_size, grid_kernel
+from .broadphase_quadtree import quadtree_kernel
 from .jit import kernel
+from .swept_bounds import swept_bounds
+
+# Broad-phase methods, as the kernels take them.
+GRID, QUADTREE = 0, 1
 
 
 @kernel(inline=True)
@@ -62,3 +68,35 @@ def classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, j
     solid = np.flatnonzero(is_solid[:kept])
     sensing = np.flatnonzero(~is_solid[:kept])
     return out[:, solid], out[:, sensing]
+
+
+@kernel
+def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, speculative,
+                    method, cell_size, kind, sensor, category, mask, group, body_id,
+                    jointed):  # fmt: skip
+    """The broad phase of a step: part pairs whose swept boxes overlap, filtered.
+
+    Parts: vertices (P, K, 2), count, radius, owner (P,); bodies: start poses and
+    velocities (N + 1, 3), reach (N,) and the filter columns of ``classify_pairs``. Each
+    part's box covers its motion over the step plus the speculative distance; turning is
+    covered by a margin, since a point at distance reach moves |w| reach dt. method: GRID
+    (cell_size > 0, or <= 0 to choose it) or QUADTREE. Returns (solid, sensing) as
+    ``classify_pairs`` does.
+    """
+    n = len(kind)
+    end = np.empty((n, 3))
+    margin = np.empty(n)
+    for i in range(n):
+        for axis in range(3):
+            end[i, axis] = start[i, axis] + velocity[i, axis] * dt
+        margin[i] = speculative + abs(velocity[i, 2]) * reach[i] * dt
+    lower, upper = swept_bounds(vertices, count, radius, owner, start, end, margin)
+    if len(owner) < 2:
+        pairs = np.empty((0, 2), dtype=np.int64)
+    elif method == GRID:
+        pairs = grid_kernel(
+            lower, upper, cell_size if cell_size > 0.0 else choose_cell_size(lower, upper)
+        )
+    else:
+        pairs = quadtree_kernel(lower, upper, -1)
+    return classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, jointed)

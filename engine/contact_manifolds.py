@@ -1,11 +1,11 @@
-"""Narrow phase for the step: solid part pairs in, contact manifolds out.
+"""Narrow phase for the step: solid part pairs in, warm-started contact manifolds out.
 
 Each pair is swept with its bodies' relative velocity, keeping contact points up to a
 margin ahead of touching (speculative contacts): the speculative distance plus how far the
 pair can close in the step, its relative speed and both bodies' turning at their reach.
 Pairs with at least one point become manifolds, with each point's arms from the bodies'
 centres, the mixed materials (friction sqrt(fa fb), restitution max(ea, eb), as Box2D
-mixes them) and their warm-start names.
+mixes them), and their warm-start names and last step's impulses.
 """
 
 from __future__ import annotations
@@ -17,31 +17,47 @@ import numpy as np
 from .contact_solver import Manifolds
 from .jit import kernel
 from .narrowphase import collide_kernel
+from .warm_start import load_impulses
+
+# The manifolds of a step where no parts are near each other.
+NO_MANIFOLDS = Manifolds(
+    body_a=np.zeros(0, dtype=np.int64),
+    body_b=np.zeros(0, dtype=np.int64),
+    count=np.zeros(0, dtype=np.int64),
+    normal=np.zeros((0, 2)),
+    arm_a=np.zeros((0, 2, 2)),
+    arm_b=np.zeros((0, 2, 2)),
+    separation=np.zeros((0, 2)),
+    friction=np.zeros(0),
+    restitution=np.zeros(0),
+    normal_impulse=np.zeros((0, 2)),
+    tangent_impulse=np.zeros(0),
+    points=np.zeros((0, 2, 2)),
+    keys=np.zeros((0, 2), dtype=np.int64),
+)
 
 
 def find_manifolds(parts, part_reach, solid, start, velocity, reach, friction, restitution,
-                   dt, speculative, flip_tolerance):  # fmt: skip
-    """The step's manifolds (see ``engine.contact_solver.Manifolds``), their part rows
-    (M, 2) and feature ids (M, 2).
+                   dt, speculative, flip_tolerance, warm):  # fmt: skip
+    """The step's manifolds (see ``engine.contact_solver.Manifolds``).
 
-    parts: the world's PackedParts with part_reach (P,); solid: (4, S) rows part_a,
-    part_b, body_a, body_b; start: (N, 3) poses; velocity: (N + 1, 3) after forces;
-    reach, friction, restitution: (N,) per body.
+    parts: the world's PackedParts with part_reach (P,); solid: (4, S) rows part_a, part_b,
+    body_a, body_b; start: (N + 1, 3) poses; velocity: (N + 1, 3) after forces; reach,
+    friction, restitution: (N,) per body; warm: the WarmStartCache.
     """
-    found = _collide_solid(
+    columns = _manifolds(
         parts.vertices, parts.normals, parts.count, parts.radius, part_reach, solid, start,
-        velocity, reach, dt, speculative, flip_tolerance,
+        velocity, reach, friction, restitution, dt, speculative, flip_tolerance, warm.keys,
+        warm.normal, warm.tangent,
     )  # fmt: skip
-    columns = _gather(solid, start, friction, restitution, *found)
-    *fields, part_rows, features = columns
-    manifolds = Manifolds(*fields, keys=np.full((len(part_rows), 2), -1, dtype=np.int64))
-    return manifolds, part_rows, features
+    return Manifolds(*columns)
 
 
 @kernel
-def _collide_solid(vertices, normals, count, radius, part_reach, solid, start, velocity,
-                   reach, dt, speculative, flip_tolerance):  # fmt: skip
-    """collide_kernel over the solid pairs, with relative velocities and margins."""
+def _manifolds(vertices, normals, count, radius, part_reach, solid, start, velocity, reach,
+               friction, restitution, dt, speculative, flip_tolerance, cache_keys,
+               cache_normal, cache_tangent):  # fmt: skip
+    """Manifold columns, in the order of the solid pairs that have points."""
     s = solid.shape[1]
     relative = np.empty((s, 2))
     margin = np.empty(s)
@@ -52,17 +68,18 @@ def _collide_solid(vertices, normals, count, radius, part_reach, solid, start, v
         relative[i, 0], relative[i, 1] = rx, ry
         spin = abs(velocity[a, 2]) * reach[a] + abs(velocity[b, 2]) * reach[b]
         margin[i] = speculative + (math.hypot(rx, ry) + spin) * dt
-    return collide_kernel(
+    found = collide_kernel(
         vertices, normals, count, radius, part_reach, solid[0], start[solid[2]],
         vertices, normals, count, radius, part_reach, solid[1], start[solid[3]],
         relative, True, np.full(s, dt), margin, flip_tolerance,
     )  # fmt: skip
-
-
-@kernel
-def _gather(solid, start, friction, restitution, separation, normal, toi, points,
-            point_separation, point_count, features, a_in_b, b_in_a):  # fmt: skip
-    """Manifold columns of the pairs with points, in pair order."""
+    normal, points, point_separation, point_count, features = (
+        found[1],
+        found[3],
+        found[4],
+        found[5],
+        found[6],
+    )
     rows = np.flatnonzero(point_count > 0)
     m = len(rows)
     body_a = np.empty(m, dtype=np.int64)
@@ -85,8 +102,14 @@ def _gather(solid, start, friction, restitution, separation, normal, toi, points
             gap[i, p] = point_separation[r, p]
         mixed_friction[i] = math.sqrt(friction[a] * friction[b])
         mixed_restitution[i] = max(restitution[a], restitution[b])
+    normal_impulse = np.zeros((m, 2))
+    tangent_impulse = np.zeros(m)
+    keys = np.empty((m, 2), dtype=np.int64)
+    load_impulses(
+        cache_keys, cache_normal, cache_tangent, part_rows, features[rows], keys,
+        normal_impulse, tangent_impulse,
+    )  # fmt: skip
     return (
         body_a, body_b, point_count[rows], normal[rows], arm_a, arm_b, gap, mixed_friction,
-        mixed_restitution, np.zeros((m, 2)), np.zeros(m), points[rows], part_rows,
-        features[rows],
+        mixed_restitution, normal_impulse, tangent_impulse, points[rows], keys,
     )  # fmt: skip

@@ -1,4 +1,9 @@
-"""Forces to velocities: gravity and the forces and torques applied since the last step."""
+"""Forces to velocities: gravity and the forces and torques applied since the last step.
+
+The step's arrays indexed by body row carry one extra row at the end, N, for the world
+itself: zero pose, velocity and inverse mass, so that joints to the world need no special
+case. They are made here, with the velocities after forces.
+"""
 
 from __future__ import annotations
 
@@ -9,19 +14,45 @@ from .jit import kernel
 
 
 @kernel
-def velocities_after_forces(velocity, angular_velocity, force, torque, inv_mass, inv_inertia,
-                            kind, awake, gravity, dt):  # fmt: skip
-    """(N + 1, 3) velocities (vx, vy, w) after one step of forces; the last row is the
-    world's, zero (joints use it).
+def start_of_step(position, angle, velocity, angular_velocity, force, torque, inv_mass,
+                  inv_inertia, kind, awake, gravity, dt):  # fmt: skip
+    """The step's starting arrays, each with the world's row N appended.
 
-    velocity, force: (N, 2); angular_velocity, torque, inv_mass, inv_inertia: (N,); kind:
-    (N,) int8; awake: (N,) bool (sleeping bodies feel nothing until woken); gravity: (2,).
+    Per body (N,) / (N, 2): the body columns; kind int8; awake bool (sleeping bodies feel
+    nothing until woken); gravity: (2,). Returns velocities (N + 1, 3) (vx, vy, w) after
+    one step of forces, start poses (N + 1, 3), inverse masses and inertias (N + 1,), and
+    dynamic (N + 1,) bool.
     """
     n = len(kind)
-    out = np.zeros((n + 1, 3))
+    out_velocity = np.zeros((n + 1, 3))
+    start = np.zeros((n + 1, 3))
+    out_inv_mass = np.zeros(n + 1)
+    out_inv_inertia = np.zeros(n + 1)
+    dynamic = np.zeros(n + 1, dtype=np.bool_)
     for i in range(n):
-        falling = 1.0 if kind[i] == DYNAMIC and awake[i] else 0.0
-        out[i, 0] = velocity[i, 0] + dt * (gravity[0] * falling + force[i, 0] * inv_mass[i])
-        out[i, 1] = velocity[i, 1] + dt * (gravity[1] * falling + force[i, 1] * inv_mass[i])
-        out[i, 2] = angular_velocity[i] + dt * torque[i] * inv_inertia[i]
-    return out
+        dynamic[i] = kind[i] == DYNAMIC
+        falling = 1.0 if dynamic[i] and awake[i] else 0.0
+        out_velocity[i, 0] = velocity[i, 0] + dt * (
+            gravity[0] * falling + force[i, 0] * inv_mass[i]
+        )
+        out_velocity[i, 1] = velocity[i, 1] + dt * (
+            gravity[1] * falling + force[i, 1] * inv_mass[i]
+        )
+        out_velocity[i, 2] = angular_velocity[i] + dt * torque[i] * inv_inertia[i]
+        start[i, 0], start[i, 1], start[i, 2] = position[i, 0], position[i, 1], angle[i]
+        out_inv_mass[i] = inv_mass[i]
+        out_inv_inertia[i] = inv_inertia[i]
+    return out_velocity, start, out_inv_mass, out_inv_inertia, dynamic
+
+
+@kernel
+def write_back(poses, velocity, position, angle, body_velocity, angular_velocity, force,
+               torque):  # fmt: skip
+    """Store the step's end: poses (N + 1, 3) and velocity (N + 1, 3) into the body columns
+    (N, 2) / (N,); clear the applied forces and torques."""
+    for i in range(len(angle)):
+        position[i, 0], position[i, 1], angle[i] = poses[i, 0], poses[i, 1], poses[i, 2]
+        body_velocity[i, 0], body_velocity[i, 1] = velocity[i, 0], velocity[i, 1]
+        angular_velocity[i] = velocity[i, 2]
+        force[i, 0] = force[i, 1] = 0.0
+        torque[i] = 0.0

@@ -50,6 +50,23 @@ def active_bodies(kind, awake, velocity, pair_a, pair_b, slots):
 
 
 @kernel
+def constraints_to_solve(active, dynamic, body_a, body_b, slots):
+    """Which manifolds (M,) and joints (J,) the solver works on: those with an active body
+    (active: (N,) bool; dynamic: (N + 1,) bool; slots: (J, 2), the world N); a joint
+    needs a dynamic body too."""
+    n = len(active)
+    solve_contacts = np.empty(len(body_a), dtype=np.bool_)
+    for i in range(len(body_a)):
+        solve_contacts[i] = active[body_a[i]] or active[body_b[i]]
+    solve_joints = np.empty(len(slots), dtype=np.bool_)
+    for j in range(len(slots)):
+        a, b = slots[j, 0], slots[j, 1]
+        moving = (a < n and active[a]) or (b < n and active[b])
+        solve_joints[j] = moving and (dynamic[a] or dynamic[b])
+    return solve_contacts, solve_joints
+
+
+@kernel
 def fall_asleep(kind, awake, velocity, angular_velocity, reach, sleep_time, island, pushed,
                 body_a, body_b, separation, slots, dt, sleep_speed, time_to_sleep, deep_gap,
                 next_island):  # fmt: skip

@@ -1,54 +1,106 @@
-"""The velocity passes: joints and contact manifolds in one Gauss-Seidel loop.
+"""The velocity solve: joints and contact manifolds in one Gauss-Seidel loop.
 
-Each pass visits every joint and then every manifold, each seeing the velocities that the
-constraints before it produced; the contacts come last so that non-penetration has the
-final word in a pass. Warm starting and the restitution pass run around the passes
-(``engine.contact_solver``, ``engine.joint_solver``).
+Warm starting applies last step's impulses; then each pass visits every joint and then
+every manifold, each seeing the velocities the constraints before it produced, so that
+non-penetration has the final word in a pass; then one restitution pass bounces what hit
+hard (``engine.contact_solver``, ``engine.joint_solver``). The whole stage is one kernel:
+its working arrays never leave compiled code.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .contact_solver import solve_contact
+from .contact_solver import prepare_contacts, restitute, solve_contact, warm_start_contacts
 from .jit import kernel
-from .joint_solver import solve_joint
+from .joint_solver import prepare_joints, solve_joint, warm_start_joints
+
+# Runs of manifolds the passes interleave (see ``interleaved_order``): two give nearly all
+# the speed of many, and keep the bottom-up order of a stack best.
+STREAMS = 2
+
+
+def solve_velocities(manifolds, solve_contacts, joints: dict, slots, solve_joints, start,
+                     velocity, inv_mass, inv_inertia, dt, passes, threshold):  # fmt: skip
+    """Run the velocity stage, changing ``velocity`` (N + 1, 3) and the impulses of the
+    manifolds and joints in place.
+
+    manifolds: the step's Manifolds, solve_contacts (M,) bool those with a moving body;
+    joints: the joint table's columns (J,), slots (J, 2) body rows (the world: N),
+    solve_joints (J,) bool; start: (N + 1, 3) poses; inv_mass, inv_inertia: (N + 1,).
+    """
+    m = manifolds
+    contacts = (
+        m.body_a, m.body_b, m.count, m.normal, m.arm_a, m.arm_b, m.separation, m.friction,
+        m.restitution, m.normal_impulse, m.tangent_impulse,
+    )  # fmt: skip
+    joint_columns = (
+        joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
+        joints["lower"], joints["upper"], joints["max_motor_torque"], joints["motor_speed"],
+        joints["length"], joints["frequency"], joints["damping"], joints["max_force"],
+        joints["impulse"], joints["motor_impulse"], joints["lower_impulse"],
+        joints["upper_impulse"],
+    )  # fmt: skip
+    _solve(
+        contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
+        inv_mass, inv_inertia, dt, passes, threshold,
+    )  # fmt: skip
 
 
 @kernel
-def solve_passes(
-    passes,
-    order,
-    body_a, body_b, contact_solve, geometry, mass, k, contact_inverse, row_mass,
-    tangent_mass, friction, target, block, second, normal_impulse, tangent_impulse,
-    slots, joint_solve, joint_rows, joint_push, joint_inverse, gamma, bias, max_impulse,
-    spring, spring_push, spring_damping, spring_scale, motor_mass, max_motor_impulse,
-    lower_mass, upper_mass, lower_bias, upper_bias, motor_speed, impulse, motor_impulse,
-    lower_impulse, upper_impulse, inv_inertia, velocity,
-):  # fmt: skip
-    """Run ``passes`` Gauss-Seidel passes over the joints (J) and manifolds (M) whose
-    ``*_solve`` flag is set, changing ``velocity`` (N + 1, 3) and the accumulated impulses
-    in place. The other arguments are what ``prepare_contacts`` and ``prepare_joints``
-    returned and the joint and manifold columns."""
+def _solve(contacts, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
+           inv_inertia, dt, passes, threshold):  # fmt: skip
+    """The stage's kernel; contacts and joints are tuples of their columns."""
+    (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
+     normal_impulse, tangent_impulse) = contacts  # fmt: skip
+    (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
+     length, frequency, damping, max_force, impulse, motor_impulse, lower_impulse,
+     upper_impulse) = joints  # fmt: skip
+    geometry, mass, k, inverse, row_mass, tangent_mass, target, block, second, approach = (
+        prepare_contacts(
+            body_a, body_b, count, normal, arm_a, arm_b, separation, velocity, inv_mass,
+            inv_inertia, dt,
+        )
+    )  # fmt: skip
+    (rows, push, joint_inverse, gamma, bias, max_impulse, spring, spring_push, spring_damping,
+     spring_scale, motor_mass, max_motor_impulse, lower_mass, upper_mass, lower_bias,
+     upper_bias) = prepare_joints(
+        kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, length,
+        frequency, damping, max_force, impulse, motor_impulse, lower_impulse, upper_impulse,
+        slots, solve_joints, start, inv_mass, inv_inertia, dt,
+    )  # fmt: skip
+    warm_start_contacts(
+        body_a, body_b, geometry, mass, normal_impulse, tangent_impulse, solve_contacts,
+        velocity,
+    )  # fmt: skip
+    warm_start_joints(
+        slots, solve_joints, push, impulse, motor_impulse, lower_impulse, upper_impulse,
+        inv_inertia, velocity,
+    )  # fmt: skip
+    order = interleaved_order(len(body_a), STREAMS)
     speed = np.zeros(3)
     step = np.zeros(3)
     for _ in range(passes):
         for j in range(len(slots)):
-            if joint_solve[j]:
+            if solve_joints[j]:
                 solve_joint(
-                    j, slots[j, 0], slots[j, 1], joint_rows, joint_push, joint_inverse, gamma,
-                    bias, max_impulse, spring, spring_push, spring_damping, spring_scale,
+                    j, slots[j, 0], slots[j, 1], rows, push, joint_inverse, gamma, bias,
+                    max_impulse, spring, spring_push, spring_damping, spring_scale,
                     motor_mass, max_motor_impulse, lower_mass, upper_mass, lower_bias,
                     upper_bias, motor_speed, impulse, motor_impulse, lower_impulse,
                     upper_impulse, inv_inertia, velocity, speed, step,
                 )  # fmt: skip
         for i in order:
-            if contact_solve[i]:
+            if solve_contacts[i]:
                 solve_contact(
-                    i, body_a[i], body_b[i], geometry, mass, k, contact_inverse,
-                    row_mass, tangent_mass, friction, target, block, second, normal_impulse,
+                    i, body_a[i], body_b[i], geometry, mass, k, inverse, row_mass,
+                    tangent_mass, friction, target, block, second, normal_impulse,
                     tangent_impulse, velocity,
                 )  # fmt: skip
+    restitute(
+        body_a, body_b, geometry, mass, k, inverse, row_mass, target, block, second, approach,
+        restitution, normal_impulse, solve_contacts, threshold, velocity,
+    )  # fmt: skip
 
 
 @kernel

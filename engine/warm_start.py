@@ -29,17 +29,6 @@ class WarmStartCache:
         self.normal = np.zeros(0)
         self.tangent = np.zeros(0)
 
-    def load(self, manifolds, part_rows: np.ndarray, features: np.ndarray) -> None:
-        """Name the manifolds' points and fill their impulses where last step had them.
-
-        part_rows: (M, 2) part rows of A and B; features: (M, 2) feature ids, -1 for no
-        point. Sets ``manifolds.keys`` (M, 2) (-1 for no point) and the impulses.
-        """
-        _load(
-            self.keys, self.normal, self.tangent, part_rows, features, manifolds.keys,
-            manifolds.normal_impulse, manifolds.tangent_impulse,
-        )  # fmt: skip
-
     def store(self, manifolds) -> None:
         """Remember the manifolds' impulses under their point keys."""
         self.keys, self.normal, self.tangent = _store(
@@ -61,9 +50,13 @@ def point_key(part_a, part_b, feature):
 
 
 @kernel
-def _load(cache_keys, cache_normal, cache_tangent, part_rows, features, keys, normal_impulse,
-          tangent_impulse):  # fmt: skip
-    """Fill keys (M, 2), normal_impulse (M, 2) and tangent_impulse (M,) from the cache.
+def load_impulses(cache_keys, cache_normal, cache_tangent, part_rows, features, keys,
+                  normal_impulse, tangent_impulse):  # fmt: skip
+    """Name the manifolds' points and fill their impulses where last step had them.
+
+    Cache: sorted keys (K,), normal and tangent impulses (K,). Manifolds: part_rows (M, 2),
+    features (M, 2) (-1: no point); fills keys (M, 2) (-1: no point), normal_impulse
+    (M, 2) and tangent_impulse (M,).
 
     Manifolds come in part-pair order, like the cache's keys, so one forward walk through
     the cache finds every match; a manifold out of that order starts a binary search.

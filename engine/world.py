@@ -387,6 +387,8 @@ class World:
 
     def _joint_slots(self) -> np.ndarray:
         """(J, 2) body rows of the joints' slots A and B (the world: N)."""
+        if self._joints.count == 0:
+            return NO_SLOTS
         return joint_slots(
             self._joints.view("body_a"), self._joints.view("body_b"), self._row_of_id,
             self._bodies.count,
@@ -394,6 +396,8 @@ class World:
 
     def _jointed_keys(self) -> np.ndarray:
         """Sorted body-pair keys (K,) of the joints whose bodies must not collide."""
+        if self._joints.count == 0:
+            return NO_KEYS
         a, b = self._joints.view("body_a"), self._joints.view("body_b")
         keep = ~self._joints.view("collide_connected") & (a != WORLD)
         return np.unique(np.minimum(a, b)[keep] << 32 | np.maximum(a, b)[keep])
@@ -568,6 +572,16 @@ class World:
         for no per-contact work.
         """
         handles = self._handles_by_row()
+        if not (
+            len(manifolds) or len(self._contact_keys) or len(sensor_keys) or len(self._sensor_keys)
+        ):
+            # Nothing touches now or did before: nothing to compare (the common lone body).
+            self._contact_sources = (self._contact_sources[1], None)
+            self._contact_tables = (self._contact_tables[1], None)
+            self._pending = (NO_FLAGS, NO_FLAGS, NO_FLAGS)
+            self._sensor_pending = (self._sensor_handles, self._sensor_handles, NO_FLAGS, NO_FLAGS)
+            self._events = None
+            return
         touching, keys, current_keys = touching_pairs(
             manifolds.body_a, manifolds.body_b, arrays["body_id"], manifolds.separation,
             manifolds.normal_impulse, LINEAR_SLOP,
@@ -760,6 +774,12 @@ class World:
         except Exception as error:
             name = getattr(handler, "__qualname__", repr(handler))
             raise HandlerError(f"{event} handler {name} raised {error!r}") from error
+
+
+# What a world without joints has, made once.
+NO_SLOTS = np.zeros((0, 2), dtype=np.int64)
+NO_KEYS = np.zeros(0, dtype=np.int64)
+NO_FLAGS = np.zeros(0, dtype=bool)
 
 
 class HandlerError(RuntimeError):

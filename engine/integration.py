@@ -1,0 +1,96 @@
+"""Positions from velocities, then positional correction: one kernel for the stage.
+
+1. Continuous collision: each body may move for the time ``engine.ccd`` allows (a fast
+   body stops at its time of impact), and moves that long with its final velocity.
+2. Joints whose bodies touch nothing have the drift of the step's curved motion removed
+   and carried into their velocities (``engine.joint_positions``, SHAKE).
+3. Overlap deeper than the slop is pushed out along the contact normals
+   (``engine.position_correction``).
+4. What error the joints are left with is removed on positions only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .ccd import allowed_times
+from .jit import kernel
+from .joint_positions import correct_joint_positions
+from .position_correction import correct_positions
+
+
+def integrate_positions(parts, part_reach, solid, body: dict, manifolds, solve_contacts,
+                        joints: dict, slots, solve_joints, start, velocity, inv_mass,
+                        inv_inertia, dt, passes, settings):  # fmt: skip
+    """The poses (N + 1, 3) at the end of the step, and which bodies (N,) bool the
+    positional correction moved by more than a fifth of the slop (not at rest yet).
+
+    parts, part_reach: the world's part table; solid: (4, S) candidate pairs; body: the body
+    columns; manifolds with solve_contacts (M,); joints: joint columns, slots (J, 2),
+    solve_joints (J,); start, velocity: (N + 1, 3) (velocity changes for SHAKE);
+    settings: (ccd_fraction, slop, correction_factor, max_correction).
+    """
+    m = manifolds
+    return _integrate(
+        (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), solid,
+        (body["kind"], body["bullet"], body["reach"]),
+        (m.body_a, m.body_b, m.normal, m.arm_a, m.arm_b, m.separation), solve_contacts,
+        (joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
+         joints["lower"], joints["upper"], joints["length"], joints["frequency"]),
+        slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt, passes, settings,
+    )  # fmt: skip
+
+
+@kernel
+def _integrate(table, solid, bodies, contacts, solve_contacts, joints, slots, solve_joints,
+               start, velocity, inv_mass, inv_inertia, dt, passes, settings):  # fmt: skip
+    """The stage's kernel; table, bodies, contacts, joints and settings are tuples."""
+    vertices, normals, count, radius, part_reach = table
+    kind, bullet, reach = bodies
+    body_a, body_b, normal, arm_a, arm_b, separation = contacts
+    ccd_fraction, slop, factor, max_correction = settings
+    n = len(kind)
+    allowed = allowed_times(
+        vertices, normals, count, radius, part_reach, solid[0], solid[1], solid[2],
+        solid[3], kind, bullet, reach, start, velocity, dt, ccd_fraction, slop,
+    )  # fmt: skip
+    poses = start.copy()
+    for i in range(n):
+        for axis in range(3):
+            poses[i, axis] = start[i, axis] + velocity[i, axis] * allowed[i]
+    any_joint = False
+    for j in range(len(slots)):
+        any_joint = any_joint or solve_joints[j]
+    if any_joint:
+        # Joints whose bodies no solved contact touches are free: their drift is carried.
+        touching = np.zeros(n + 1, dtype=np.bool_)
+        for i in range(len(body_a)):
+            if solve_contacts[i]:
+                touching[body_a[i]] = True
+                touching[body_b[i]] = True
+        free = np.empty(len(slots), dtype=np.bool_)
+        for j in range(len(slots)):
+            free[j] = not (touching[slots[j, 0]] or touching[slots[j, 1]])
+        correct_joint_positions(
+            *joints, slots, solve_joints, poses, inv_mass, inv_inertia, passes,
+            max_correction, True, start, velocity, dt, free,
+        )  # fmt: skip
+    integrated = poses.copy()
+    turned = np.empty(n + 1)
+    for i in range(n + 1):
+        turned[i] = poses[i, 2] - start[i, 2]
+    correct_positions(
+        body_a, body_b, normal, arm_a, arm_b, separation, solve_contacts, poses, start, turned,
+        inv_mass, passes, slop, factor, max_correction,
+    )  # fmt: skip
+    if any_joint:
+        correct_joint_positions(
+            *joints, slots, solve_joints, poses, inv_mass, inv_inertia, passes,
+            max_correction, False, start, velocity, dt, solve_joints,
+        )  # fmt: skip
+    pushed = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        for axis in range(2):
+            if abs(poses[i, axis] - integrated[i, axis]) > 0.2 * slop:
+                pushed[i] = True
+    return poses, pushed
