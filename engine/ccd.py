@@ -72,9 +72,23 @@ def allowed_times(
     for s in range(count_sweeps):
         relative[s, 0] = velocity[mover[s], 0] - velocity[other[s], 0]
         relative[s, 1] = velocity[mover[s], 1] - velocity[other[s], 1]
+    mover_poses, other_poses = start[mover], start[other]
+    mover_turns = np.empty((count_sweeps, 2))
+    other_turns = np.empty((count_sweeps, 2))
+    for s in range(count_sweeps):
+        mover_turns[s, 0], mover_turns[s, 1] = (
+            math.cos(mover_poses[s, 2]),
+            math.sin(mover_poses[s, 2]),
+        )
+        other_turns[s, 0], other_turns[s, 1] = (
+            math.cos(other_poses[s, 2]),
+            math.sin(other_poses[s, 2]),
+        )
     found = collide_kernel(
-        vertices, normals, count, radius, part_reach, mover_part[:count_sweeps], start[mover],
-        vertices, normals, count, radius, part_reach, other_part[:count_sweeps], start[other],
+        vertices, normals, count, radius, part_reach, mover_part[:count_sweeps], mover_poses,
+        mover_turns,
+        vertices, normals, count, radius, part_reach, other_part[:count_sweeps], other_poses,
+        other_turns,
         relative, True, np.full(count_sweeps, dt), np.zeros(count_sweeps), 0.0,
     )  # fmt: skip
     separation, normal, toi = found[0], found[1], found[2]

@@ -68,9 +68,17 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
         relative[i, 0], relative[i, 1] = rx, ry
         spin = abs(velocity[a, 2]) * reach[a] + abs(velocity[b, 2]) * reach[b]
         margin[i] = speculative + (math.hypot(rx, ry) + spin) * dt
+    # Each body's cos and sin once, not once per pair.
+    n = len(reach)
+    turn = np.empty((n, 2))
+    for body in range(n):
+        turn[body, 0] = math.cos(start[body, 2])
+        turn[body, 1] = math.sin(start[body, 2])
     found = collide_kernel(
         vertices, normals, count, radius, part_reach, solid[0], start[solid[2]],
+        turn[solid[2]],
         vertices, normals, count, radius, part_reach, solid[1], start[solid[3]],
+        turn[solid[3]],
         relative, True, np.full(s, dt), margin, flip_tolerance,
     )  # fmt: skip
     normal, points, point_separation, point_count, features = (

@@ -78,14 +78,20 @@ def collide_parts(
         reach = (part_reach(table_a), part_reach(table_b))
     sweep = velocity is not None
     velocity = np.zeros((n, 2)) if velocity is None else _ready(velocity, np.float64)
+    poses_a, poses_b = _ready(poses_a, np.float64), _ready(poses_b, np.float64)
     found = collide_kernel(
-        *_table(table_a), _ready(reach[0], np.float64), _ready(parts_a, np.int64),
-        _ready(poses_a, np.float64),
-        *_table(table_b), _ready(reach[1], np.float64), _ready(parts_b, np.int64),
-        _ready(poses_b, np.float64),
+        *_table(table_a), _ready(reach[0], np.float64), _ready(parts_a, np.int64), poses_a,
+        turns(poses_a),
+        *_table(table_b), _ready(reach[1], np.float64), _ready(parts_b, np.int64), poses_b,
+        turns(poses_b),
         velocity, sweep, _per_pair(dt, n), _per_pair(margin, n), float(flip_tolerance),
     )  # fmt: skip
     return Contacts(*found)
+
+
+def turns(poses: np.ndarray) -> np.ndarray:
+    """(N, 2) cos and sin of the angles of poses (N, 3)."""
+    return np.column_stack([np.cos(poses[:, 2]), np.sin(poses[:, 2])])
 
 
 def _ready(array, dtype) -> np.ndarray:
@@ -135,13 +141,18 @@ def empty_contacts(n):
 
 @kernel
 def collide_kernel(
-    vertices_a, normals_a, count_a, radius_a, reach_a, parts_a, poses_a,
-    vertices_b, normals_b, count_b, radius_b, reach_b, parts_b, poses_b,
+    vertices_a, normals_a, count_a, radius_a, reach_a, parts_a, poses_a, turns_a,
+    vertices_b, normals_b, count_b, radius_b, reach_b, parts_b, poses_b, turns_b,
     velocity, sweep, dt, margin, flip_tolerance,
 ):  # fmt: skip
     """The loop behind :func:`collide_parts`: tables (P, K, 2) vertices and normals, (P,)
-    counts, radii and reaches; (N,) part rows and (N, 3) poses of A and B; (N, 2) velocity of
-    A relative to B; (N,) dt and margin. Returns the nine Contacts arrays."""
+    counts, radii and reaches; (N,) part rows, (N, 3) poses and (N, 2) (cos, sin) of the
+    poses' angles, of A and B; (N, 2) velocity of A relative to B; (N,) dt and margin.
+    Returns the nine Contacts arrays.
+
+    The turns come from the caller so that a step can take each body's cos and sin once,
+    not once per pair; every rotation below is built from them.
+    """
     n = len(parts_a)
     out = empty_contacts(n)
     separation, normal, toi, points, point_separation, count, features, a_in_b, b_in_a = out
@@ -150,8 +161,8 @@ def collide_kernel(
     bx, by, bnx, bny = np.empty(width), np.empty(width), np.empty(width), np.empty(width)
     for i in range(n):
         pa, pb = parts_a[i], parts_b[i]
-        xa, ya, angle_a = poses_a[i, 0], poses_a[i, 1], poses_a[i, 2]
-        xb, yb, angle_b = poses_b[i, 0], poses_b[i, 1], poses_b[i, 2]
+        xa, ya, ca, sa = poses_a[i, 0], poses_a[i, 1], turns_a[i, 0], turns_a[i, 1]
+        xb, yb, cb, sb = poses_b[i, 0], poses_b[i, 1], turns_b[i, 0], turns_b[i, 1]
         # Gaps this small are rounding of the pair's coordinates, not gaps.
         touch = TOUCH * (math.hypot(xa, ya) + math.hypot(xb, yb) + reach_a[pa] + reach_b[pb])
         keep = margin[i] + touch
@@ -159,10 +170,8 @@ def collide_kernel(
         round_a = radius_a[pa] > 0.0
         round_b = radius_b[pb] > 0.0
         if round_a and round_b:
-            ca, sa = math.cos(angle_a), math.sin(angle_a)
             ox, oy = vertices_a[pa, 0, 0], vertices_a[pa, 0, 1]
             cxa, cya = ca * ox - sa * oy + xa, sa * ox + ca * oy + ya
-            cb, sb = math.cos(angle_b), math.sin(angle_b)
             ox, oy = vertices_b[pb, 0, 0], vertices_b[pb, 0, 1]
             cxb, cyb = cb * ox - sb * oy + xb, sb * ox + cb * oy + yb
             circle_circle(
@@ -175,18 +184,16 @@ def collide_kernel(
             if round_b:
                 vp, npl, cp, part_p = vertices_a, normals_a, count_a, pa
                 vc, rc, part_c = vertices_b, radius_b, pb
-                xf, yf, angle_f, xo, yo, angle_o, sign = xa, ya, angle_a, xb, yb, angle_b, 1.0
+                xf, yf, c, s, xo, yo, co, so, sign = xa, ya, ca, sa, xb, yb, cb, sb, 1.0
             else:
                 vp, npl, cp, part_p = vertices_b, normals_b, count_b, pb
                 vc, rc, part_c = vertices_a, radius_a, pa
-                xf, yf, angle_f, xo, yo, angle_o, sign = xb, yb, angle_b, xa, ya, angle_a, -1.0
-            c, s = math.cos(angle_f), math.sin(angle_f)
+                xf, yf, c, s, xo, yo, co, so, sign = xb, yb, cb, sb, xa, ya, ca, sa, -1.0
             k = cp[part_p]
             for j in range(k):
                 ax[j], ay[j] = vp[part_p, j, 0], vp[part_p, j, 1]
                 anx[j], any_[j] = npl[part_p, j, 0], npl[part_p, j, 1]
-            rx, ry, turn = _relative_pose(c, s, xf, yf, angle_f, xo, yo, angle_o)
-            cr, sr = math.cos(turn), math.sin(turn)
+            rx, ry, cr, sr = _relative_pose(c, s, xf, yf, co, so, xo, yo)
             ox, oy = vc[part_c, 0, 0], vc[part_c, 0, 1]
             cx, cy = cr * ox - sr * oy + rx, sr * ox + cr * oy + ry
             lvx = sign * (c * vx + s * vy)
@@ -208,13 +215,12 @@ def collide_kernel(
                 normal[i, 0] = -normal[i, 0]
                 normal[i, 1] = -normal[i, 1]
         else:
-            c, s = math.cos(angle_a), math.sin(angle_a)
+            c, s = ca, sa
             na, nb = count_a[pa], count_b[pb]
             for j in range(na):
                 ax[j], ay[j] = vertices_a[pa, j, 0], vertices_a[pa, j, 1]
                 anx[j], any_[j] = normals_a[pa, j, 0], normals_a[pa, j, 1]
-            rx, ry, turn = _relative_pose(c, s, xa, ya, angle_a, xb, yb, angle_b)
-            cr, sr = math.cos(turn), math.sin(turn)
+            rx, ry, cr, sr = _relative_pose(c, s, xa, ya, cb, sb, xb, yb)
             for j in range(nb):
                 u, v = vertices_b[pb, j, 0], vertices_b[pb, j, 1]
                 bx[j], by[j] = cr * u - sr * v + rx, sr * u + cr * v + ry
@@ -239,10 +245,11 @@ def collide_kernel(
 
 
 @kernel(inline=True)
-def _relative_pose(c, s, x, y, angle, xo, yo, angle_o):
-    """The pose (xo, yo, angle_o) seen from the frame (x, y, angle) with c, s its turn."""
+def _relative_pose(c, s, x, y, co, so, xo, yo):
+    """The pose at (xo, yo) turned by (co, so) = (cos, sin), seen from the frame at (x, y)
+    turned by (c, s): its position and the (cos, sin) of the relative turn."""
     dx, dy = xo - x, yo - y
-    return c * dx + s * dy, -s * dx + c * dy, angle_o - angle
+    return c * dx + s * dy, -s * dx + c * dy, co * c + so * s, so * c - co * s
 
 
 @kernel(inline=True)
