@@ -21,6 +21,10 @@ with stiffness k = m w^2 and damping c = 2 m zeta w for the row's mass m, w = 2 
       gamma = 1 / (h (c + h k)),  bias = C h k gamma.
 
 A mouse joint's accumulated impulse is capped at max_force * h.
+
+Everything a pass reads of a joint is one row of a single (J, COLUMNS) array, and its
+accumulated impulses one row of a (J, 6) array: an inner-loop helper handed many arrays
+pays for each of them on every call, more than for the arithmetic.
 """
 
 from __future__ import annotations
@@ -32,45 +36,43 @@ import numpy as np
 from .jit import kernel
 from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows, slot_scale
 from .joint_store import DISTANCE, MOUSE, REVOLUTE
-from .rows import add6, dot6
 
 # Largest w h (w = 2 pi f) at which a spring is integrated symplectically (see above).
 SYMPLECTIC_LIMIT = 0.5
 
+# Columns of the prepared joint rows (see ``prepare_joints``).
+ROWS = 0  # 18: the main block's three Jacobian rows, (3, 6) row-major
+PUSH = 18  # 18: the same scaled by inverse mass and inertia (velocity per impulse)
+INVERSE = 36  # 9: (K + gamma)^-1, row-major; zero for a broken block
+GAMMA, BIAS = 45, 48  # 3 each: softness of each row, and its bias
+MAX_IMPULSE = 51  # a mouse joint's max_force * h; inf otherwise
+SPRING, SPRING_PUSH, SPRING_DAMPING, SPRING_SCALE = 52, 53, 54, 55  # symplectic springs
+MOTOR_MASS, MAX_MOTOR_IMPULSE, MOTOR_SPEED = 56, 57, 58
+LOWER_MASS, UPPER_MASS, LOWER_BIAS, UPPER_BIAS = 59, 60, 61, 62
+COLUMNS = 63
+# Columns of the accumulated impulses.
+MOTOR, LOWER, UPPER = 3, 4, 5  # after the main block's three
+
 
 @kernel
 def prepare_joints(
-    kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, length,
-    frequency, damping, max_force, impulse, motor_impulse, lower_impulse, upper_impulse,
-    slots, solve, poses, inv_mass, inv_inertia, dt,
+    kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
+    length, frequency, damping, max_force, slots, solve, poses, inv_mass, inv_inertia, dt,
+    accumulated,
 ):  # fmt: skip
-    """What every pass reuses, per joint J (only those with ``solve`` (J,) set).
+    """What every pass reuses: (J, COLUMNS) rows, one per joint (see the column names
+    above); only the joints with ``solve`` (J,) set are filled.
 
-    Joint columns as in ``engine.joint_store`` (J,) / (J, 2) / (J, 3); slots: (J, 2) rows of
-    slots A and B in the (N + 1,) arrays poses (N + 1, 3) at the step start, inv_mass and
-    inv_inertia (the world: the last row, zero). Clears the impulses of rows that no longer
-    exist (a motor switched off). Returns rows, push (J, 3, 6); inverse, gamma (J, 3, 3)
-    and (J, 3); bias (J, 3); max_impulse (J,); spring (J,) bool with spring_push,
-    spring_damping, spring_scale (J,); motor_mass, max_motor_impulse, lower_mass,
-    upper_mass, lower_bias, upper_bias (J,).
+    Joint columns as in ``engine.joint_store``; slots: (J, 2) rows of slots A and B in the
+    (N + 1,) arrays poses (N + 1, 3) at the step start, inv_mass and inv_inertia (the world:
+    the last row, zero). accumulated: (J, 6) impulses (main block, motor, lower, upper);
+    those of rows that no longer exist (a motor switched off) are cleared.
     """
     j_count = len(kind)
-    rows = np.zeros((j_count, 3, 6))
-    push = np.zeros((j_count, 3, 6))
-    inverse = np.zeros((j_count, 3, 3))
-    gamma = np.zeros((j_count, 3))
-    bias = np.zeros((j_count, 3))
-    max_impulse = np.full(j_count, np.inf)
-    spring = np.zeros(j_count, dtype=np.bool_)
-    spring_push = np.zeros(j_count)
-    spring_damping = np.zeros(j_count)
-    spring_scale = np.ones(j_count)
-    motor_mass = np.zeros(j_count)
-    max_motor_impulse = np.zeros(j_count)
-    lower_mass = np.zeros(j_count)
-    upper_mass = np.zeros(j_count)
-    lower_bias = np.zeros(j_count)
-    upper_bias = np.zeros(j_count)
+    c = np.zeros((j_count, COLUMNS))
+    rows = np.zeros((3, 6))
+    push = np.zeros((3, 6))
+    inverse = np.zeros((3, 3))
     error = np.zeros(3)
     scale = np.zeros(6)
     k = np.zeros((3, 3))
@@ -82,18 +84,20 @@ def prepare_joints(
         used = USED_ROWS[knd]
         angle = main_rows(
             knd, anchor_a[j], anchor_b[j], poses[a], poses[b], length[j], reference_angle[j],
-            rows[j], error,
+            rows, error,
         )  # fmt: skip
         slot_scale(inv_mass, inv_inertia, a, b, scale)
-        effective_mass(rows[j], scale, used, k, push[j])
+        effective_mass(rows, scale, used, k, push)
         omega = 2.0 * math.pi * frequency[j]
+        c[j, MAX_IMPULSE] = np.inf
+        c[j, SPRING_SCALE] = 1.0
         if knd == DISTANCE and omega > 0.0 and omega * dt <= SYMPLECTIC_LIMIT:
             # Symplectic spring: elastic push fixed at the step start, implicit damping.
-            spring[j] = True
             mass = 1.0 / k[0, 0]
-            spring_push[j] = dt * mass * omega * omega * error[0]
-            spring_damping[j] = dt * 2.0 * mass * damping[j] * omega
-            spring_scale[j] = 1.0 / (1.0 + k[0, 0] * spring_damping[j])
+            c[j, SPRING] = 1.0
+            c[j, SPRING_PUSH] = dt * mass * omega * omega * error[0]
+            c[j, SPRING_DAMPING] = dt * 2.0 * mass * damping[j] * omega
+            c[j, SPRING_SCALE] = 1.0 / (1.0 + k[0, 0] * c[j, SPRING_DAMPING])
         elif (knd == DISTANCE and frequency[j] > 0.0) or knd == MOUSE:
             # The row's own mass: along a spring's axis, or the body's for a mouse pull.
             if knd == DISTANCE:
@@ -106,47 +110,50 @@ def prepare_joints(
             if math.isfinite(soft):
                 for r in range(3):
                     if used[r]:
-                        gamma[j, r] = soft
-                        bias[j, r] = error[r] * (dt * stiffness * soft)
+                        c[j, GAMMA + r] = soft
+                        c[j, BIAS + r] = error[r] * (dt * stiffness * soft)
                         k[r, r] += soft
             else:
                 # Too weak to push at all: left out of the solve, neither rigid nor NaN.
-                rows[j, :, :] = 0.0
-                push[j, :, :] = 0.0
+                rows[:, :] = 0.0
+                push[:, :] = 0.0
                 k[:, :] = 0.0
                 for r in range(3):
                     k[r, r] = 1.0
-        inverse3(k, inverse[j])
+        inverse3(k, inverse)
+        for r in range(3):
+            for q in range(6):
+                c[j, ROWS + 6 * r + q] = rows[r, q]
+                c[j, PUSH + 6 * r + q] = push[r, q]
+            for q in range(3):
+                c[j, INVERSE + 3 * r + q] = inverse[r, q]
         if knd == MOUSE:
-            max_impulse[j] = max_force[j] * dt
+            c[j, MAX_IMPULSE] = max_force[j] * dt
         # Motor and limits act on the relative angular speed, with the axial mass.
         axial = inv_inertia[a] + inv_inertia[b]
         axial_mass = 1.0 / axial if axial > 0.0 else 0.0
         revolute = knd == REVOLUTE
         if revolute and max_motor_torque[j] > 0.0:
-            motor_mass[j] = axial_mass
+            c[j, MOTOR_MASS] = axial_mass
         else:
-            motor_impulse[j] = 0.0
-        max_motor_impulse[j] = max_motor_torque[j] * dt
+            accumulated[j, MOTOR] = 0.0
+        c[j, MAX_MOTOR_IMPULSE] = max_motor_torque[j] * dt
+        c[j, MOTOR_SPEED] = motor_speed[j]
         # Speculative: a limit still ahead may be closed within the step and no more.
         if revolute and math.isfinite(lower[j]):
-            lower_mass[j] = axial_mass
-            lower_bias[j] = max(angle - lower[j], 0.0) / dt
+            c[j, LOWER_MASS] = axial_mass
+            c[j, LOWER_BIAS] = max(angle - lower[j], 0.0) / dt
         else:
-            lower_impulse[j] = 0.0
+            accumulated[j, LOWER] = 0.0
         if revolute and math.isfinite(upper[j]):
-            upper_mass[j] = axial_mass
-            upper_bias[j] = max(upper[j] - angle, 0.0) / dt
+            c[j, UPPER_MASS] = axial_mass
+            c[j, UPPER_BIAS] = max(upper[j] - angle, 0.0) / dt
         else:
-            upper_impulse[j] = 0.0
+            accumulated[j, UPPER] = 0.0
         for r in range(3):
             if not used[r]:
-                impulse[j, r] = 0.0
-    return (
-        rows, push, inverse, gamma, bias, max_impulse, spring, spring_push, spring_damping,
-        spring_scale, motor_mass, max_motor_impulse, lower_mass, upper_mass, lower_bias,
-        upper_bias,
-    )  # fmt: skip
+                accumulated[j, r] = 0.0
+    return c
 
 
 @kernel(inline=True)
@@ -156,66 +163,89 @@ def _turn(velocity, a, b, inv_inertia, amount):
     velocity[b, 2] += inv_inertia[b] * amount
 
 
+@kernel(inline=True)
+def _push_row(velocity, a, b, c, j, r, impulse):
+    """(v[a], v[b]) += joint j's push row r * impulse."""
+    base = PUSH + 6 * r
+    velocity[a, 0] += c[j, base] * impulse
+    velocity[a, 1] += c[j, base + 1] * impulse
+    velocity[a, 2] += c[j, base + 2] * impulse
+    velocity[b, 0] += c[j, base + 3] * impulse
+    velocity[b, 1] += c[j, base + 4] * impulse
+    velocity[b, 2] += c[j, base + 5] * impulse
+
+
+@kernel(inline=True)
+def _speed(velocity, a, b, c, j, r):
+    """Joint j's row r . (v[a], v[b])."""
+    base = ROWS + 6 * r
+    return (
+        c[j, base] * velocity[a, 0]
+        + c[j, base + 1] * velocity[a, 1]
+        + c[j, base + 2] * velocity[a, 2]
+        + c[j, base + 3] * velocity[b, 0]
+        + c[j, base + 4] * velocity[b, 1]
+        + c[j, base + 5] * velocity[b, 2]
+    )
+
+
 @kernel
-def warm_start_joints(
-    slots, solve, push, impulse, motor_impulse, lower_impulse, upper_impulse, inv_inertia,
-    velocity,
-):  # fmt: skip
-    """Apply last step's joint impulses to ``velocity`` (N + 1, 3)."""
+def warm_start_joints(slots, solve, c, accumulated, inv_inertia, velocity):
+    """Apply last step's joint impulses (accumulated (J, 6)) to ``velocity`` (N + 1, 3)."""
     for j in range(len(slots)):
         if not solve[j]:
             continue
         a, b = slots[j, 0], slots[j, 1]
         for r in range(3):
-            add6(velocity, a, b, push[j, r], impulse[j, r])
-        _turn(velocity, a, b, inv_inertia, motor_impulse[j] + lower_impulse[j] - upper_impulse[j])
+            _push_row(velocity, a, b, c, j, r, accumulated[j, r])
+        angular = accumulated[j, MOTOR] + accumulated[j, LOWER] - accumulated[j, UPPER]
+        _turn(velocity, a, b, inv_inertia, angular)
 
 
 @kernel(inline=True)
-def solve_joint(
-    j, a, b, rows, push, inverse, gamma, bias, max_impulse, spring, spring_push,
-    spring_damping, spring_scale, motor_mass, max_motor_impulse, lower_mass, upper_mass,
-    lower_bias, upper_bias, motor_speed, impulse, motor_impulse, lower_impulse,
-    upper_impulse, inv_inertia, velocity, speed, step,
-):  # fmt: skip
-    """One Gauss-Seidel visit of joint j: motor, limits, then the main block.
-    speed, step: (3,) scratch."""
-    if motor_mass[j] > 0.0:
-        relative = velocity[b, 2] - velocity[a, 2] - motor_speed[j]
-        old = motor_impulse[j]
-        bound = max_motor_impulse[j]
-        new = min(max(old - motor_mass[j] * relative, -bound), bound)
+def solve_joint(j, a, b, c, accumulated, inv_inertia, velocity):
+    """One Gauss-Seidel visit of joint j (slots a, b; prepared rows c; impulses
+    accumulated (J, 6)): motor, limits, then the main block."""
+    if c[j, MOTOR_MASS] > 0.0:
+        relative = velocity[b, 2] - velocity[a, 2] - c[j, MOTOR_SPEED]
+        old = accumulated[j, MOTOR]
+        bound = c[j, MAX_MOTOR_IMPULSE]
+        new = min(max(old - c[j, MOTOR_MASS] * relative, -bound), bound)
         _turn(velocity, a, b, inv_inertia, new - old)
-        motor_impulse[j] = new
-    if lower_mass[j] > 0.0:
+        accumulated[j, MOTOR] = new
+    if c[j, LOWER_MASS] > 0.0:
         relative = velocity[b, 2] - velocity[a, 2]
-        old = lower_impulse[j]
-        new = max(old - lower_mass[j] * (relative + lower_bias[j]), 0.0)
+        old = accumulated[j, LOWER]
+        new = max(old - c[j, LOWER_MASS] * (relative + c[j, LOWER_BIAS]), 0.0)
         _turn(velocity, a, b, inv_inertia, new - old)
-        lower_impulse[j] = new
-    if upper_mass[j] > 0.0:
+        accumulated[j, LOWER] = new
+    if c[j, UPPER_MASS] > 0.0:
         relative = velocity[a, 2] - velocity[b, 2]
-        old = upper_impulse[j]
-        new = max(old - upper_mass[j] * (relative + upper_bias[j]), 0.0)
+        old = accumulated[j, UPPER]
+        new = max(old - c[j, UPPER_MASS] * (relative + c[j, UPPER_BIAS]), 0.0)
         _turn(velocity, a, b, inv_inertia, old - new)
-        upper_impulse[j] = new
-    for r in range(3):
-        speed[r] = dot6(rows[j, r], velocity, a, b)
-    for r in range(3):
-        total = 0.0
-        for c in range(3):
-            total += inverse[j, r, c] * (speed[c] + bias[j, c] + gamma[j, c] * impulse[j, c])
-        step[r] = -total
-    if spring[j]:
+        accumulated[j, UPPER] = new
+    speed0 = _speed(velocity, a, b, c, j, 0)
+    speed1 = _speed(velocity, a, b, c, j, 1)
+    speed2 = _speed(velocity, a, b, c, j, 2)
+    x0, x1, x2 = accumulated[j, 0], accumulated[j, 1], accumulated[j, 2]
+    bias0 = speed0 + c[j, BIAS] + c[j, GAMMA] * x0
+    bias1 = speed1 + c[j, BIAS + 1] + c[j, GAMMA + 1] * x1
+    bias2 = speed2 + c[j, BIAS + 2] + c[j, GAMMA + 2] * x2
+    i = INVERSE
+    step0 = -(c[j, i] * bias0 + c[j, i + 1] * bias1 + c[j, i + 2] * bias2)
+    step1 = -(c[j, i + 3] * bias0 + c[j, i + 4] * bias1 + c[j, i + 5] * bias2)
+    step2 = -(c[j, i + 6] * bias0 + c[j, i + 7] * bias1 + c[j, i + 8] * bias2)
+    if c[j, SPRING] > 0.0:
         # Elastic push fixed at the step start, damping against the velocity now.
-        step[0] = -(spring_damping[j] * speed[0] + spring_push[j] + impulse[j, 0]) * spring_scale[j]
+        step0 = -(c[j, SPRING_DAMPING] * speed0 + c[j, SPRING_PUSH] + x0) * c[j, SPRING_SCALE]
+    new0, new1, new2 = x0 + step0, x1 + step1, x2 + step2
     # A mouse joint pulls with at most max_force: cap the accumulated impulse's length.
-    size = 0.0
-    for r in range(3):
-        size += (impulse[j, r] + step[r]) ** 2
-    size = math.sqrt(size)
-    factor = max_impulse[j] / size if size > max_impulse[j] else 1.0
-    for r in range(3):
-        new = (impulse[j, r] + step[r]) * factor
-        add6(velocity, a, b, push[j, r], new - impulse[j, r])
-        impulse[j, r] = new
+    size = math.sqrt(new0 * new0 + new1 * new1 + new2 * new2)
+    if size > c[j, MAX_IMPULSE]:
+        factor = c[j, MAX_IMPULSE] / size
+        new0, new1, new2 = new0 * factor, new1 * factor, new2 * factor
+    _push_row(velocity, a, b, c, j, 0, new0 - x0)
+    _push_row(velocity, a, b, c, j, 1, new1 - x1)
+    _push_row(velocity, a, b, c, j, 2, new2 - x2)
+    accumulated[j, 0], accumulated[j, 1], accumulated[j, 2] = new0, new1, new2

@@ -13,7 +13,7 @@ import numpy as np
 
 from .contact_solver import prepare_contacts, restitute, solve_contact, warm_start_contacts
 from .jit import kernel
-from .joint_solver import prepare_joints, solve_joint, warm_start_joints
+from .joint_solver import LOWER, MOTOR, UPPER, prepare_joints, solve_joint, warm_start_joints
 
 # Runs of manifolds the passes interleave (see ``interleaved_order``): two give nearly all
 # the speed of many, and keep the bottom-up order of a stack best.
@@ -56,51 +56,44 @@ def _solve(contacts, solve_contacts, joints, slots, solve_joints, start, velocit
     (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
      length, frequency, damping, max_force, impulse, motor_impulse, lower_impulse,
      upper_impulse) = joints  # fmt: skip
-    geometry, mass, k, inverse, row_mass, tangent_mass, target, block, second, approach = (
-        prepare_contacts(
-            body_a, body_b, count, normal, arm_a, arm_b, separation, velocity, inv_mass,
-            inv_inertia, dt,
-        )
+    c = prepare_contacts(
+        body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
+        velocity, inv_mass, inv_inertia, dt,
     )  # fmt: skip
-    (rows, push, joint_inverse, gamma, bias, max_impulse, spring, spring_push, spring_damping,
-     spring_scale, motor_mass, max_motor_impulse, lower_mass, upper_mass, lower_bias,
-     upper_bias) = prepare_joints(
-        kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, length,
-        frequency, damping, max_force, impulse, motor_impulse, lower_impulse, upper_impulse,
-        slots, solve_joints, start, inv_mass, inv_inertia, dt,
+    # The joints' impulses, gathered in one (J, 6) array for the passes.
+    accumulated = np.empty((len(slots), 6))
+    for j in range(len(slots)):
+        for r in range(3):
+            accumulated[j, r] = impulse[j, r]
+        accumulated[j, MOTOR] = motor_impulse[j]
+        accumulated[j, LOWER] = lower_impulse[j]
+        accumulated[j, UPPER] = upper_impulse[j]
+    joint_rows = prepare_joints(
+        kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
+        motor_speed, length, frequency, damping, max_force, slots, solve_joints, start,
+        inv_mass, inv_inertia, dt, accumulated,
     )  # fmt: skip
     warm_start_contacts(
-        body_a, body_b, geometry, mass, normal_impulse, tangent_impulse, solve_contacts,
-        velocity,
-    )  # fmt: skip
-    warm_start_joints(
-        slots, solve_joints, push, impulse, motor_impulse, lower_impulse, upper_impulse,
-        inv_inertia, velocity,
-    )  # fmt: skip
+        body_a, body_b, c, normal_impulse, tangent_impulse, solve_contacts, velocity
+    )
+    warm_start_joints(slots, solve_joints, joint_rows, accumulated, inv_inertia, velocity)
     order = interleaved_order(len(body_a), STREAMS)
-    speed = np.zeros(3)
-    step = np.zeros(3)
     for _ in range(passes):
         for j in range(len(slots)):
             if solve_joints[j]:
                 solve_joint(
-                    j, slots[j, 0], slots[j, 1], rows, push, joint_inverse, gamma, bias,
-                    max_impulse, spring, spring_push, spring_damping, spring_scale,
-                    motor_mass, max_motor_impulse, lower_mass, upper_mass, lower_bias,
-                    upper_bias, motor_speed, impulse, motor_impulse, lower_impulse,
-                    upper_impulse, inv_inertia, velocity, speed, step,
-                )  # fmt: skip
+                    j, slots[j, 0], slots[j, 1], joint_rows, accumulated, inv_inertia, velocity
+                )
         for i in order:
             if solve_contacts[i]:
-                solve_contact(
-                    i, body_a[i], body_b[i], geometry, mass, k, inverse, row_mass,
-                    tangent_mass, friction, target, block, second, normal_impulse,
-                    tangent_impulse, velocity,
-                )  # fmt: skip
-    restitute(
-        body_a, body_b, geometry, mass, k, inverse, row_mass, target, block, second, approach,
-        restitution, normal_impulse, solve_contacts, threshold, velocity,
-    )  # fmt: skip
+                solve_contact(i, body_a[i], body_b[i], c, normal_impulse, tangent_impulse, velocity)
+    restitute(body_a, body_b, c, normal_impulse, solve_contacts, threshold, velocity)
+    for j in range(len(slots)):
+        for r in range(3):
+            impulse[j, r] = accumulated[j, r]
+        motor_impulse[j] = accumulated[j, MOTOR]
+        lower_impulse[j] = accumulated[j, LOWER]
+        upper_impulse[j] = accumulated[j, UPPER]
 
 
 @kernel
