@@ -157,91 +157,96 @@ def collide_kernel(
     out = empty_contacts(n)
     separation, normal, toi, points, point_separation, count, features, a_in_b, b_in_a = out
     width = max(vertices_a.shape[1], vertices_b.shape[1])
-    ax, ay, anx, any_ = np.empty(width), np.empty(width), np.empty(width), np.empty(width)
-    bx, by, bnx, bny = np.empty(width), np.empty(width), np.empty(width), np.empty(width)
+    hull_a = np.empty((4, width))
+    hull_b = np.empty((4, width))
     for i in range(n):
         pa, pb = parts_a[i], parts_b[i]
         xa, ya, ca, sa = poses_a[i, 0], poses_a[i, 1], turns_a[i, 0], turns_a[i, 1]
         xb, yb, cb, sb = poses_b[i, 0], poses_b[i, 1], turns_b[i, 0], turns_b[i, 1]
+        vx, vy = velocity[i, 0], velocity[i, 1]
         # Gaps this small are rounding of the pair's coordinates, not gaps.
         touch = TOUCH * (math.hypot(xa, ya) + math.hypot(xb, yb) + reach_a[pa] + reach_b[pb])
         keep = margin[i] + touch
-        vx, vy = velocity[i, 0], velocity[i, 1]
         round_a = radius_a[pa] > 0.0
         round_b = radius_b[pb] > 0.0
+        swapped = False
         if round_a and round_b:
+            # Circle pairs in the world frame.
             ox, oy = vertices_a[pa, 0, 0], vertices_a[pa, 0, 1]
             cxa, cya = ca * ox - sa * oy + xa, sa * ox + ca * oy + ya
             ox, oy = vertices_b[pb, 0, 0], vertices_b[pb, 0, 1]
             cxb, cyb = cb * ox - sb * oy + xb, sb * ox + cb * oy + yb
-            circle_circle(
-                cxa, cya, radius_a[pa], cxb, cyb, radius_b[pb], vx, vy, sweep, dt[i], keep,
-                i, separation, normal, toi, points, point_separation, count, features,
-                a_in_b, b_in_a,
-            )  # fmt: skip
-        elif round_b or round_a:
+            answer = circle_circle(
+                cxa, cya, radius_a[pa], cxb, cyb, radius_b[pb], vx, vy, sweep, dt[i], keep
+            )
+            c, s, x, y = 1.0, 0.0, 0.0, 0.0
+        elif round_a or round_b:
             # The polygon's frame; a circle-polygon pair runs swapped and is swapped back.
+            swapped = round_a
             if round_b:
-                vp, npl, cp, part_p = vertices_a, normals_a, count_a, pa
-                vc, rc, part_c = vertices_b, radius_b, pb
-                xf, yf, c, s, xo, yo, co, so, sign = xa, ya, ca, sa, xb, yb, cb, sb, 1.0
+                k = _local_hull(vertices_a, normals_a, count_a, pa, hull_a)
+                c, s, x, y = ca, sa, xa, ya
+                rx, ry, cr, sr = _relative_pose(ca, sa, xa, ya, cb, sb, xb, yb)
+                ox, oy, radius = vertices_b[pb, 0, 0], vertices_b[pb, 0, 1], radius_b[pb]
+                lvx, lvy = ca * vx + sa * vy, -sa * vx + ca * vy
             else:
-                vp, npl, cp, part_p = vertices_b, normals_b, count_b, pb
-                vc, rc, part_c = vertices_a, radius_a, pa
-                xf, yf, c, s, xo, yo, co, so, sign = xb, yb, cb, sb, xa, ya, ca, sa, -1.0
-            k = cp[part_p]
-            for j in range(k):
-                ax[j], ay[j] = vp[part_p, j, 0], vp[part_p, j, 1]
-                anx[j], any_[j] = npl[part_p, j, 0], npl[part_p, j, 1]
-            rx, ry, cr, sr = _relative_pose(c, s, xf, yf, co, so, xo, yo)
-            ox, oy = vc[part_c, 0, 0], vc[part_c, 0, 1]
+                k = _local_hull(vertices_b, normals_b, count_b, pb, hull_a)
+                c, s, x, y = cb, sb, xb, yb
+                rx, ry, cr, sr = _relative_pose(cb, sb, xb, yb, ca, sa, xa, ya)
+                ox, oy, radius = vertices_a[pa, 0, 0], vertices_a[pa, 0, 1], radius_a[pa]
+                lvx, lvy = -1.0 * (cb * vx + sb * vy), -1.0 * (-sb * vx + cb * vy)
             cx, cy = cr * ox - sr * oy + rx, sr * ox + cr * oy + ry
-            lvx = sign * (c * vx + s * vy)
-            lvy = sign * (-s * vx + c * vy)
-            if round_b:
-                polygon_circle(
-                    ax, ay, anx, any_, k, cx, cy, rc[part_c], lvx, lvy, sweep, dt[i], keep,
-                    i, separation, normal, toi, points, point_separation, count, features,
-                    a_in_b, b_in_a,
-                )  # fmt: skip
-            else:
-                polygon_circle(
-                    ax, ay, anx, any_, k, cx, cy, rc[part_c], lvx, lvy, sweep, dt[i], keep,
-                    i, separation, normal, toi, points, point_separation, count, features,
-                    b_in_a, a_in_b,
-                )  # fmt: skip
-            _to_world(c, s, xf, yf, i, normal, points, count[i])
-            if not round_b:
-                normal[i, 0] = -normal[i, 0]
-                normal[i, 1] = -normal[i, 1]
+            answer = polygon_circle(hull_a, k, cx, cy, radius, lvx, lvy, sweep, dt[i], keep)
         else:
-            c, s = ca, sa
-            na, nb = count_a[pa], count_b[pb]
-            for j in range(na):
-                ax[j], ay[j] = vertices_a[pa, j, 0], vertices_a[pa, j, 1]
-                anx[j], any_[j] = normals_a[pa, j, 0], normals_a[pa, j, 1]
-            rx, ry, cr, sr = _relative_pose(c, s, xa, ya, cb, sb, xb, yb)
+            # Polygon pairs in A's body frame, where A's vertices need no transform.
+            na = _local_hull(vertices_a, normals_a, count_a, pa, hull_a)
+            rx, ry, cr, sr = _relative_pose(ca, sa, xa, ya, cb, sb, xb, yb)
+            nb = count_b[pb]
             for j in range(nb):
                 u, v = vertices_b[pb, j, 0], vertices_b[pb, j, 1]
-                bx[j], by[j] = cr * u - sr * v + rx, sr * u + cr * v + ry
+                hull_b[0, j], hull_b[1, j] = cr * u - sr * v + rx, sr * u + cr * v + ry
                 u, v = normals_b[pb, j, 0], normals_b[pb, j, 1]
-                bnx[j], bny[j] = cr * u - sr * v, sr * u + cr * v
-            polygon_pair(
-                ax, ay, anx, any_, na, bx, by, bnx, bny, nb,
-                c * vx + s * vy, -s * vx + c * vy, sweep, dt[i], keep, flip_tolerance,
-                i, separation, normal, toi, points, point_separation, count, features,
-                a_in_b, b_in_a,
+                hull_b[2, j], hull_b[3, j] = cr * u - sr * v, sr * u + cr * v
+            answer = polygon_pair(
+                hull_a, na, hull_b, nb, ca * vx + sa * vy, -sa * vx + ca * vy, sweep, dt[i],
+                keep, flip_tolerance,
             )  # fmt: skip
-            _to_world(c, s, xa, ya, i, normal, points, count[i])
+            c, s, x, y = ca, sa, xa, ya
+        (gap, nx, ny, first, kept, x0, y0, s0, f0, x1, y1, s1, f1, inside_a, inside_b) = answer
+        # Back to the world, and for a swapped pair to A's point of view.
+        sign = -1.0 if swapped else 1.0
+        normal[i, 0] = sign * (c * nx - s * ny)
+        normal[i, 1] = sign * (s * nx + c * ny)
+        a_in_b[i], b_in_a[i] = (inside_b, inside_a) if swapped else (inside_a, inside_b)
+        count[i] = kept
+        if kept > 0:
+            points[i, 0, 0] = c * x0 - s * y0 + x
+            points[i, 0, 1] = s * x0 + c * y0 + y
+            point_separation[i, 0] = s0
+            features[i, 0] = f0
+        if kept > 1:
+            points[i, 1, 0] = c * x1 - s * y1 + x
+            points[i, 1, 1] = s * x1 + c * y1 + y
+            point_separation[i, 1] = s1
+            features[i, 1] = f1
         # Shapes moved apart by their own MTV must still count as touching, and the rounding
         # of that move leaves a separation of either sign of order 1e-16 times the coordinates.
-        if abs(separation[i]) <= touch:
-            separation[i] = 0.0
-            toi[i] = 0.0
+        separation[i] = 0.0 if abs(gap) <= touch else gap
+        toi[i] = 0.0 if abs(gap) <= touch else first
         for p in range(2):
             if abs(point_separation[i, p]) <= touch:
                 point_separation[i, p] = 0.0
     return out
+
+
+@kernel(inline=True)
+def _local_hull(vertices, normals, count, part, hull):
+    """Copy a part's vertices and normals into ``hull`` (4, K); returns its vertex count."""
+    k = count[part]
+    for j in range(k):
+        hull[0, j], hull[1, j] = vertices[part, j, 0], vertices[part, j, 1]
+        hull[2, j], hull[3, j] = normals[part, j, 0], normals[part, j, 1]
+    return k
 
 
 @kernel(inline=True)
@@ -250,15 +255,3 @@ def _relative_pose(c, s, x, y, co, so, xo, yo):
     turned by (c, s): its position and the (cos, sin) of the relative turn."""
     dx, dy = xo - x, yo - y
     return c * dx + s * dy, -s * dx + c * dy, co * c + so * s, so * c - co * s
-
-
-@kernel(inline=True)
-def _to_world(c, s, x, y, i, normal, points, count):
-    """Turn row i's normal and ``count`` points from the frame (x, y, turn c, s) to the world."""
-    nx, ny = normal[i, 0], normal[i, 1]
-    normal[i, 0] = c * nx - s * ny
-    normal[i, 1] = s * nx + c * ny
-    for p in range(count):
-        px, py = points[i, p, 0], points[i, p, 1]
-        points[i, p, 0] = c * px - s * py + x
-        points[i, p, 1] = s * px + c * py + y

@@ -17,7 +17,9 @@ reference face, it leaves up to two points, each reported midway between the inc
 and the reference face. That is what a box lying on a box needs: a point at each end.
 
 Both polygons are given in one frame (A's body frame: A needs no transform there) as
-vertex and normal coordinate arrays; ``polygon_pair`` writes row ``i`` of the output arrays.
+(4, K) hulls, rows x, y, nx, ny: vertices and unit outward normals of edge (k, k + 1).
+``polygon_pair`` returns its answer as scalars (see ``Answer``): a helper in a per-pair loop
+that takes or writes many arrays pays for each of them on every call.
 """
 
 from __future__ import annotations
@@ -32,10 +34,15 @@ FEATURE_FLIP = 1 << 21
 FEATURE_FACE = 1 << 11
 FEATURE_EDGE = 2
 
+# A pair's answer, as the per-pair routines return it: (separation, nx, ny, toi, count,
+# x0, y0, separation0, feature0, x1, y1, separation1, feature1, a_in_b, b_in_a), the
+# fields of ``engine.narrowphase.Contacts`` for one pair; unused points hold NaN and -1.
+
 
 @kernel(inline=True)
-def _face_scan(fx, fy, fnx, fny, nf, px, py, np_, vx, vy, dt, sign, sweep):
-    """Separations of the point set p from the faces f, and the faces' overlap window.
+def _face_scan(f, nf, p, np_, vx, vy, dt, sign, sweep):
+    """Separations of the vertices of hull p (np_ of them) from the faces of hull f (nf),
+    and the faces' overlap window.
 
     Returns (best separation, its first face, greatest far distance (containment), window
     start, window end). A face closes at ``sign * v . n`` (A's faces: +1, B's faces: -1).
@@ -47,13 +54,13 @@ def _face_scan(fx, fy, fnx, fny, nf, px, py, np_, vx, vy, dt, sign, sweep):
     end = np.inf
     never = False
     for i in range(nf):
-        nx = fnx[i]
-        ny = fny[i]
-        offset = nx * fx[i] + ny * fy[i]
-        nearest = nx * px[0] + ny * py[0]
+        nx = f[2, i]
+        ny = f[3, i]
+        offset = nx * f[0, i] + ny * f[1, i]
+        nearest = nx * p[0, 0] + ny * p[1, 0]
         farthest = nearest
         for j in range(1, np_):
-            along = nx * px[j] + ny * py[j]
+            along = nx * p[0, j] + ny * p[1, j]
             if along < nearest:
                 nearest = along
             if along > farthest:
@@ -88,12 +95,12 @@ def _face_scan(fx, fy, fnx, fny, nf, px, py, np_, vx, vy, dt, sign, sweep):
 
 
 @kernel(inline=True)
-def _most_opposed_edge(hnx, hny, count, nx, ny):
-    """The first edge of a hull whose normal points most against (nx, ny)."""
+def _most_opposed_edge(h, count, nx, ny):
+    """The first edge of hull h whose normal points most against (nx, ny)."""
     least = np.inf
     slot = 0
     for k in range(count):
-        alignment = hnx[k] * nx + hny[k] * ny
+        alignment = h[2, k] * nx + h[3, k] * ny
         if alignment < least:
             least = alignment
             slot = k
@@ -101,76 +108,64 @@ def _most_opposed_edge(hnx, hny, count, nx, ny):
 
 
 @kernel
-def polygon_pair(
-    ax, ay, anx, any_, na, bx, by, bnx, bny, nb, vx, vy, sweep, dt, margin, flip_tolerance,
-    i, separation_out, normal_out, toi_out, points_out, point_separation_out, count_out,
-    features_out, a_in_b_out, b_in_a_out,
-):  # fmt: skip
-    """Collide polygon A (ax, ay, anx, any_: (na,) vertices and unit outward normals of edge
-    (k, k+1)) with polygon B (nb vertices) in one frame; A moves by (vx, vy) t relative to B
-    for t in [0, dt] when ``sweep``. Writes row ``i`` of the outputs, in that frame (see
-    ``engine.narrowphase.Contacts``). flip_tolerance: B's face is the reference only when
-    its separation beats A's by more than this, so a resting pair keeps its features."""
-    sep_a, face_a, far_a, start_a, end_a = _face_scan(
-        ax, ay, anx, any_, na, bx, by, nb, vx, vy, dt, 1.0, sweep
-    )
-    sep_b, face_b, far_b, start_b, end_b = _face_scan(
-        bx, by, bnx, bny, nb, ax, ay, na, vx, vy, dt, -1.0, sweep
-    )
+def polygon_pair(a, na, b, nb, vx, vy, sweep, dt, margin, flip_tolerance):
+    """Collide polygon A (hull a, na vertices) with polygon B (hull b, nb vertices) in one
+    frame; A moves by (vx, vy) t relative to B for t in [0, dt] when ``sweep``. Returns the
+    pair's answer in that frame (see above). flip_tolerance: B's face is the reference only
+    when its separation beats A's by more than this, so a resting pair keeps its features.
+    """
+    sep_a, face_a, far_a, start_a, end_a = _face_scan(a, na, b, nb, vx, vy, dt, 1.0, sweep)
+    sep_b, face_b, far_b, start_b, end_b = _face_scan(b, nb, a, na, vx, vy, dt, -1.0, sweep)
     flip = sep_b > sep_a + flip_tolerance
     if flip:
         separation = sep_b
-        nx = -bnx[face_b]
-        ny = -bny[face_b]
+        nx = -b[2, face_b]
+        ny = -b[3, face_b]
     else:
         separation = sep_a
-        nx = anx[face_a]
-        ny = any_[face_a]
-    separation_out[i] = separation
-    normal_out[i, 0] = nx
-    normal_out[i, 1] = ny
-    a_in_b_out[i] = far_b <= 0.0
-    b_in_a_out[i] = far_a <= 0.0
+        nx = a[2, face_a]
+        ny = a[3, face_a]
     if separation <= 0.0:
-        toi_out[i] = 0.0
+        toi = 0.0
     elif sweep:
         start = max(start_a, start_b)
-        toi_out[i] = start if start <= min(end_a, end_b) else np.nan
+        toi = start if start <= min(end_a, end_b) else np.nan
     else:
-        toi_out[i] = np.nan
+        toi = np.nan
+    count, x0, y0, s0, f0, x1, y1, s1, f1 = (
+        0,
+        np.nan,
+        np.nan,
+        np.nan,
+        -1,
+        np.nan,
+        np.nan,
+        np.nan,
+        -1,
+    )
     if separation <= margin:
-        _clip(
-            ax, ay, anx, any_, na, bx, by, bnx, bny, nb, face_a, face_b, flip, margin,
-            i, points_out, point_separation_out, count_out, features_out,
-        )  # fmt: skip
+        if flip:
+            count, x0, y0, s0, f0, x1, y1, s1, f1 = _clip(b, nb, face_b, a, na, True, margin)
+        else:
+            count, x0, y0, s0, f0, x1, y1, s1, f1 = _clip(a, na, face_a, b, nb, False, margin)
+    return (
+        separation, nx, ny, toi, count, x0, y0, s0, f0, x1, y1, s1, f1, far_b <= 0.0,
+        far_a <= 0.0,
+    )  # fmt: skip
 
 
 @kernel(inline=True)
-def _clip(
-    ax, ay, anx, any_, na, bx, by, bnx, bny, nb, face_a, face_b, flip, margin,
-    i, points_out, point_separation_out, count_out, features_out,
-):  # fmt: skip
-    """Clip the incident edge against the reference face: up to two points in row ``i``."""
-    if flip:
-        nx, ny = bnx[face_b], bny[face_b]
-        face = face_b
-        edge = _most_opposed_edge(anx, any_, na, nx, ny)
-        r1x, r1y = bx[face], by[face]
-        nxt = face + 1 if face + 1 < nb else 0
-        r2x, r2y = bx[nxt], by[nxt]
-        i1x, i1y = ax[edge], ay[edge]
-        nxt = edge + 1 if edge + 1 < na else 0
-        i2x, i2y = ax[nxt], ay[nxt]
-    else:
-        nx, ny = anx[face_a], any_[face_a]
-        face = face_a
-        edge = _most_opposed_edge(bnx, bny, nb, nx, ny)
-        r1x, r1y = ax[face], ay[face]
-        nxt = face + 1 if face + 1 < na else 0
-        r2x, r2y = ax[nxt], ay[nxt]
-        i1x, i1y = bx[edge], by[edge]
-        nxt = edge + 1 if edge + 1 < nb else 0
-        i2x, i2y = bx[nxt], by[nxt]
+def _clip(ref, n_ref, face, inc, n_inc, flip, margin):
+    """Clip the incident edge of hull inc against face ``face`` of hull ref (the reference
+    face): (count, x0, y0, separation0, feature0, x1, y1, separation1, feature1)."""
+    nx, ny = ref[2, face], ref[3, face]
+    edge = _most_opposed_edge(inc, n_inc, nx, ny)
+    r1x, r1y = ref[0, face], ref[1, face]
+    nxt = face + 1 if face + 1 < n_ref else 0
+    r2x, r2y = ref[0, nxt], ref[1, nxt]
+    i1x, i1y = inc[0, edge], inc[1, edge]
+    nxt = edge + 1 if edge + 1 < n_inc else 0
+    i2x, i2y = inc[0, nxt], inc[1, nxt]
 
     # Positions along the face's tangent (-ny, nx): the face spans [lower, upper].
     lower = nx * r1y - ny * r1x
@@ -201,22 +196,18 @@ def _clip(
     keep0 = depth0 <= margin
     keep1 = depth1 <= margin and hi > lo  # one point, not two, when the clip collapses
     ids = FEATURE_FLIP * flip + face * FEATURE_FACE + edge * FEATURE_EDGE
-    count = 0
-    if keep0 or keep1:
-        # A lone second point moves to the first slot: kept points always come first.
-        lone = keep1 and not keep0
-        fx, fy, fd = (x1, y1, depth1) if lone else (x0, y0, depth0)
-        half = 0.5 * fd
-        points_out[i, 0, 0] = fx - half * nx
-        points_out[i, 0, 1] = fy - half * ny
-        point_separation_out[i, 0] = fd
-        features_out[i, 0] = ids + lone
-        count = 1
-        if keep0 and keep1:
-            half = 0.5 * depth1
-            points_out[i, 1, 0] = x1 - half * nx
-            points_out[i, 1, 1] = y1 - half * ny
-            point_separation_out[i, 1] = depth1
-            features_out[i, 1] = ids + 1
-            count = 2
-    count_out[i] = count
+    if not (keep0 or keep1):
+        return 0, np.nan, np.nan, np.nan, -1, np.nan, np.nan, np.nan, -1
+    # Each point is reported midway between the incident point and the reference face; a
+    # lone second point moves to the first slot, so kept points always come first.
+    if keep0 and keep1:
+        h0, h1 = 0.5 * depth0, 0.5 * depth1
+        return (
+            2, x0 - h0 * nx, y0 - h0 * ny, depth0, ids, x1 - h1 * nx, y1 - h1 * ny, depth1,
+            ids + 1,
+        )  # fmt: skip
+    if keep0:
+        h0 = 0.5 * depth0
+        return 1, x0 - h0 * nx, y0 - h0 * ny, depth0, ids, np.nan, np.nan, np.nan, -1
+    h1 = 0.5 * depth1
+    return 1, x1 - h1 * nx, y1 - h1 * ny, depth1, ids + 1, np.nan, np.nan, np.nan, -1

@@ -6,6 +6,9 @@ the polygon holds the centre, its closest-feature direction is among these.
 
 Time of impact is a ray cast of the centre (moving relative to the polygon) against the
 polygon grown by the radius: the first touch is on a shifted face or on a vertex's circle.
+
+A polygon is a (4, K) hull, rows x, y, nx, ny (see ``engine.polygon_pair``); both routines
+return the pair's answer as scalars, like ``polygon_pair``.
 """
 
 from __future__ import annotations
@@ -32,23 +35,19 @@ def first_root(offset_dot_velocity, offset_sq, reach_sq, speed_sq):
 
 
 @kernel
-def polygon_circle(
-    ax, ay, anx, any_, na, cx, cy, r, vx, vy, sweep, dt, margin,
-    i, separation_out, normal_out, toi_out, points_out, point_separation_out, count_out,
-    features_out, a_in_b_out, b_in_a_out,
-):  # fmt: skip
-    """Collide polygon A (na vertices and unit outward normals) with the circle of centre
-    (cx, cy) and radius r, in A's frame; A moves by (vx, vy) t relative to the circle when
-    ``sweep``. The normal points from the polygon to the circle. Writes row ``i``."""
+def polygon_circle(a, na, cx, cy, r, vx, vy, sweep, dt, margin):
+    """Collide polygon A (hull a, na vertices) with the circle of centre (cx, cy) and
+    radius r, in A's frame; A moves by (vx, vy) t relative to the circle when ``sweep``.
+    The normal points from the polygon to the circle. Returns the pair's answer."""
     face = 0
     face_separation = -np.inf
     corner = 0
     corner_sq = np.inf
     farthest_sq = -np.inf
     for k in range(na):
-        dx = cx - ax[k]
-        dy = cy - ay[k]
-        gap = anx[k] * dx + any_[k] * dy - r
+        dx = cx - a[0, k]
+        dy = cy - a[1, k]
+        gap = a[2, k] * dx + a[3, k] * dy - r
         if gap > face_separation:
             face_separation = gap
             face = k
@@ -61,13 +60,13 @@ def polygon_circle(
     corner_dist = math.sqrt(corner_sq)
     on_corner = corner_dist == 0.0
     safe = 1.0 if on_corner else corner_dist
-    ux = (cx - ax[corner]) / safe
-    uy = (cy - ay[corner]) / safe
+    ux = (cx - a[0, corner]) / safe
+    uy = (cy - a[1, corner]) / safe
     # The polygon's reach along u beyond the nearest vertex: exactly 0 when that vertex is
     # the support (the usual case), so the separation is then |c - v| - r to the last bit.
     excess = -np.inf
     for k in range(na):
-        along = ux * (ax[k] - ax[corner]) + uy * (ay[k] - ay[corner])
+        along = ux * (a[0, k] - a[0, corner]) + uy * (a[1, k] - a[1, corner])
         if along > excess:
             excess = along
     corner_separation = -np.inf if on_corner else corner_dist - r - excess
@@ -82,33 +81,29 @@ def polygon_circle(
         feature = FEATURE_FACE + corner
     else:
         separation = face_separation
-        nx, ny = anx[face], any_[face]
-        px, py, point_separation = _face_point(ax, ay, na, face, nx, ny, cx, cy, r, separation)
+        nx, ny = a[2, face], a[3, face]
+        px, py, point_separation = _face_point(a, na, face, nx, ny, cx, cy, r, separation)
         feature = face
-    separation_out[i] = separation
-    normal_out[i, 0] = nx
-    normal_out[i, 1] = ny
-    if point_separation <= margin:
-        points_out[i, 0, 0] = px
-        points_out[i, 0, 1] = py
-        point_separation_out[i, 0] = point_separation
-        features_out[i, 0] = feature
-        count_out[i] = 1
-    else:
-        count_out[i] = 0
     if separation <= 0.0:
-        toi_out[i] = 0.0
+        toi = 0.0
     elif sweep:
-        toi = _polygon_circle_sweep(ax, ay, anx, any_, na, cx, cy, r, vx, vy)
-        toi_out[i] = toi if toi <= dt else np.nan
+        toi = _polygon_circle_sweep(a, na, cx, cy, r, vx, vy)
+        toi = toi if toi <= dt else np.nan
     else:
-        toi_out[i] = np.nan
-    a_in_b_out[i] = farthest_sq <= r * r
-    b_in_a_out[i] = face_separation <= -2.0 * r
+        toi = np.nan
+    count = 0
+    if point_separation <= margin:
+        count = 1
+    else:
+        px, py, point_separation, feature = np.nan, np.nan, np.nan, -1
+    return (
+        separation, nx, ny, toi, count, px, py, point_separation, feature, np.nan, np.nan,
+        np.nan, -1, farthest_sq <= r * r, face_separation <= -2.0 * r,
+    )  # fmt: skip
 
 
 @kernel(inline=True)
-def _face_point(ax, ay, na, face, nx, ny, cx, cy, r, separation):
+def _face_point(a, na, face, nx, ny, cx, cy, r, separation):
     """Contact point on the reference face: midway between the face and the circle.
 
     Usually the centre projects onto the face and the point lies on the line through the
@@ -117,8 +112,8 @@ def _face_point(ax, ay, na, face, nx, ny, cx, cy, r, separation):
     Returns (x, y, separation along the normal).
     """
     following = face + 1 if face + 1 < na else 0
-    sx, sy = ax[face], ay[face]
-    ex, ey = ax[following] - sx, ay[following] - sy
+    sx, sy = a[0, face], a[1, face]
+    ex, ey = a[0, following] - sx, a[1, following] - sy
     along = ((cx - sx) * ex + (cy - sy) * ey) / (ex * ex + ey * ey)
     clamped = min(max(along, 0.0), 1.0)
     ox, oy = sx + clamped * ex, sy + clamped * ey
@@ -134,25 +129,25 @@ def _face_point(ax, ay, na, face, nx, ny, cx, cy, r, separation):
 
 
 @kernel(inline=True)
-def _polygon_circle_sweep(ax, ay, anx, any_, na, cx, cy, r, vx, vy):
+def _polygon_circle_sweep(a, na, cx, cy, r, vx, vy):
     """First instant the centre, moving by -(vx, vy) t, comes within r of the polygon."""
     first = np.inf
     speed_sq = vx * vx + vy * vy
     for k in range(na):
-        dx = cx - ax[k]
-        dy = cy - ay[k]
-        closing = anx[k] * vx + any_[k] * vy  # the face gap shrinks at this rate
+        dx = cx - a[0, k]
+        dy = cy - a[1, k]
+        closing = a[2, k] * vx + a[3, k] * vy  # the face gap shrinks at this rate
         if closing > 0.0:
-            t_face = (anx[k] * dx + any_[k] * dy - r) / closing
+            t_face = (a[2, k] * dx + a[3, k] * dy - r) / closing
             if t_face >= 0.0:
                 # Where the centre crosses the shifted face line, it must lie beside the edge.
                 following = k + 1 if k + 1 < na else 0
-                ex = ax[following] - ax[k]
-                ey = ay[following] - ay[k]
+                ex = a[0, following] - a[0, k]
+                ey = a[1, following] - a[1, k]
                 length_sq = ex * ex + ey * ey
                 if length_sq > 0.0:
-                    hit_x = cx - vx * t_face - ax[k]
-                    hit_y = cy - vy * t_face - ay[k]
+                    hit_x = cx - vx * t_face - a[0, k]
+                    hit_y = cy - vy * t_face - a[1, k]
                     along = (ex * hit_x + ey * hit_y) / length_sq
                     if along >= 0.0 and along <= 1.0 and t_face < first:
                         first = t_face
@@ -163,13 +158,9 @@ def _polygon_circle_sweep(ax, ay, anx, any_, na, cx, cy, r, vx, vy):
 
 
 @kernel
-def circle_circle(
-    ax, ay, ra, bx, by, rb, vx, vy, sweep, dt, margin,
-    i, separation_out, normal_out, toi_out, points_out, point_separation_out, count_out,
-    features_out, a_in_b_out, b_in_a_out,
-):  # fmt: skip
+def circle_circle(ax, ay, ra, bx, by, rb, vx, vy, sweep, dt, margin):
     """Collide the circle at (ax, ay) of radius ra with the one at (bx, by), rb; A moves by
-    (vx, vy) t relative to B when ``sweep``. Writes row ``i``."""
+    (vx, vy) t relative to B when ``sweep``. Returns the pair's answer."""
     ox, oy = bx - ax, by - ay
     dist = math.sqrt(ox * ox + oy * oy)
     if dist == 0.0:
@@ -180,25 +171,20 @@ def circle_circle(
         nx, ny = ox / dist, oy / dist
     reach = ra + rb
     separation = dist - reach
-    separation_out[i] = separation
-    normal_out[i, 0] = nx
-    normal_out[i, 1] = ny
-    if separation <= margin:
-        half = ra + 0.5 * separation
-        points_out[i, 0, 0] = ax + nx * half
-        points_out[i, 0, 1] = ay + ny * half
-        point_separation_out[i, 0] = separation
-        features_out[i, 0] = 0
-        count_out[i] = 1
-    else:
-        count_out[i] = 0
     if separation <= 0.0:
-        toi_out[i] = 0.0
+        toi = 0.0
     elif sweep:
         # B's centre seen from A drifts by -velocity * t.
         toi = first_root(ox * vx + oy * vy, dist * dist, reach * reach, vx * vx + vy * vy)
-        toi_out[i] = toi if toi <= dt else np.nan
+        toi = toi if toi <= dt else np.nan
     else:
-        toi_out[i] = np.nan
-    a_in_b_out[i] = dist + ra <= rb
-    b_in_a_out[i] = dist + rb <= ra
+        toi = np.nan
+    if separation <= margin:
+        half = ra + 0.5 * separation
+        count, px, py, point_separation, feature = 1, ax + nx * half, ay + ny * half, separation, 0
+    else:
+        count, px, py, point_separation, feature = 0, np.nan, np.nan, np.nan, -1
+    return (
+        separation, nx, ny, toi, count, px, py, point_separation, feature, np.nan, np.nan,
+        np.nan, -1, dist + ra <= rb, dist + rb <= ra,
+    )  # fmt: skip
