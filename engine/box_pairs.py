@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
+from .sorting import argsort_floats
 
 # Up to this many large boxes are tested against every box; more are swept.
 SWEEP_AFTER = 8
@@ -80,17 +81,17 @@ def boxes_overlap(lower, upper, a, b) -> bool:
     )
 
 
-@kernel(inline=True)
-def push_pair(buffer, count, a, b):
-    """Append the pair (a, b) to ``buffer`` (C, 2) holding ``count`` rows; returns the
-    buffer, doubled when it was full."""
-    if count == len(buffer):
-        grown = np.empty((2 * len(buffer) + 16, 2), dtype=np.int64)
-        grown[:count] = buffer[:count]
-        buffer = grown
-    buffer[count, 0] = a
-    buffer[count, 1] = b
-    return buffer
+@kernel
+def grown(buffer, count):
+    """A pair buffer (C, 2) twice as large, holding the first ``count`` rows of ``buffer``.
+
+    Callers write ``if count == len(buffer): buffer = grown(buffer, count)`` and then store
+    the pair themselves: reassigning an array on every pair would cost a reference count
+    update each time.
+    """
+    larger = np.empty((2 * len(buffer) + 16, 2), dtype=np.int64)
+    larger[:count] = buffer[:count]
+    return larger
 
 
 @kernel
@@ -165,7 +166,9 @@ def sweep_large_boxes(lower, upper, large, buffer, count):
                 if b == a or (large[b] and b < a):
                     continue
                 if boxes_overlap(lower, upper, a, b):
-                    buffer = push_pair(buffer, count, a, b)
+                    if count == len(buffer):
+                        buffer = grown(buffer, count)
+                    buffer[count, 0], buffer[count, 1] = a, b
                     count += 1
         return buffer, count
     order_x, start_x, stop_x = _sweep_plan(lower[:, 0], upper[:, 0], large, big)
@@ -184,7 +187,9 @@ def sweep_large_boxes(lower, upper, large, buffer, count):
             if b == a or (large[b] and position <= rank[a]):
                 continue
             if boxes_overlap(lower, upper, a, b):
-                buffer = push_pair(buffer, count, a, b)
+                if count == len(buffer):
+                    buffer = grown(buffer, count)
+                buffer[count, 0], buffer[count, 1] = a, b
                 count += 1
     return buffer, count
 
@@ -192,7 +197,7 @@ def sweep_large_boxes(lower, upper, large, buffer, count):
 @kernel(inline=True)
 def _sweep_plan(low, high, large, big):
     """Boxes sorted by ``low``, and each big box's run of candidates in that order."""
-    order = np.argsort(low, kind="mergesort")
+    order = argsort_floats(low)
     sorted_low = low[order]
     reach = 0.0
     for i in range(len(low)):

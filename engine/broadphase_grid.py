@@ -27,10 +27,11 @@ from .box_pairs import (
     canonical_pairs,
     empty_pairs,
     group_by_key,
-    push_pair,
+    grown,
     sweep_large_boxes,
 )
 from .jit import kernel
+from .sorting import argsort_keys, median
 
 # A box covering more cells than this is paired by the sweep instead of the grid.
 MAX_CELLS_PER_BOX = 16
@@ -71,7 +72,7 @@ def choose_cell_size(lower, upper):
             positive += 1
     scene = max(upper[:, 0].max() - lower[:, 0].min(), upper[:, 1].max() - lower[:, 1].min())
     if positive:
-        cell = CELL_SIZE_FACTOR * np.median(extent[:positive])
+        cell = CELL_SIZE_FACTOR * median(extent[:positive])
     else:
         cell = scene / math.sqrt(n)
     # Too fine a grid over a wide scene would overflow the cell coordinates.
@@ -177,9 +178,9 @@ def grid_kernel(lower, upper, cell_size):
             dense[e] = (keys[e] >> AXIS_BITS) * rows + (keys[e] & AXIS_LIMIT)
         order, _ = group_by_key(dense, columns * rows)
     else:
-        order = np.argsort(keys)
+        order = argsort_keys(keys)
     buffer = np.empty((2 * n + 16, 2), dtype=np.int64)
-    count = 0
+    count = np.int64(0)  # not a literal 0: the calls below compile once
     start = 0
     while start < entries:
         key = keys[order[start]]
@@ -195,7 +196,9 @@ def grid_kernel(lower, upper, cell_size):
                 if max(first[a, 0], first[b, 0]) != cx or max(first[a, 1], first[b, 1]) != cy:
                     continue
                 if boxes_overlap(lower, upper, a, b):
-                    buffer = push_pair(buffer, count, a, b)
+                    if count == len(buffer):
+                        buffer = grown(buffer, count)
+                    buffer[count, 0], buffer[count, 1] = a, b
                     count += 1
         start = stop
     buffer, count = sweep_large_boxes(lower, upper, large, buffer, count)

@@ -24,8 +24,9 @@ import operator
 
 import numpy as np
 
-from .box_pairs import as_boxes, boxes_overlap, canonical_pairs, empty_pairs, push_pair
+from .box_pairs import as_boxes, boxes_overlap, canonical_pairs, empty_pairs, grown
 from .jit import kernel
+from .sorting import argsort_keys, median
 
 # Leaf coordinates have at most this many bits.
 MAX_DEPTH_LIMIT = 30
@@ -62,7 +63,7 @@ def choose_max_depth(lower, upper, side):
             extent[positive] = size
             positive += 1
     # With only points, aim for about one point per leaf.
-    typical = np.median(extent[:positive]) if positive else side / math.sqrt(n)
+    typical = median(extent[:positive]) if positive else side / math.sqrt(n)
     depth = int(math.ceil(math.log2(side / typical))) + 1 if typical > 0.0 else 0
     return min(max(depth, 0), MAX_DEPTH_LIMIT)
 
@@ -173,9 +174,9 @@ def _pairs_kernel(lower, upper, depth, leaf, max_depth):
     nodes around their ancestor on the level.
     """
     n = len(depth)
-    by_depth = np.argsort(depth, kind="mergesort")
+    by_depth = argsort_keys(depth)
     buffer = np.empty((2 * n + 16, 2), dtype=np.int64)
-    count = 0
+    count = np.int64(0)  # not a literal 0: the calls below compile once
     first = 0
     while first < n:
         level = depth[by_depth[first]]
@@ -188,7 +189,7 @@ def _pairs_kernel(lower, upper, depth, leaf, max_depth):
         for k in range(len(members)):
             box = members[k]
             keys[k] = ((leaf[box, 1] >> shift) << KEY_BITS) + (leaf[box, 0] >> shift)
-        order = np.argsort(keys)
+        order = argsort_keys(keys)
         keys = keys[order]
         members = members[order]
         for k in range(len(members)):
@@ -200,7 +201,9 @@ def _pairs_kernel(lower, upper, depth, leaf, max_depth):
             for q in range(k + 1, stop):
                 b = members[q]
                 if boxes_overlap(lower, upper, a, b):
-                    buffer = push_pair(buffer, count, a, b)
+                    if count == len(buffer):
+                        buffer = grown(buffer, count)
+                    buffer[count, 0], buffer[count, 1] = a, b
                     count += 1
             buffer, count = _strip(lower, upper, keys, members, a, column, row + 1, buffer, count)
         for k in range(last, n):
@@ -224,6 +227,8 @@ def _strip(lower, upper, keys, members, a, column, row, buffer, count):
     for q in range(start, stop):
         b = members[q]
         if boxes_overlap(lower, upper, a, b):
-            buffer = push_pair(buffer, count, a, b)
+            if count == len(buffer):
+                buffer = grown(buffer, count)
+            buffer[count, 0], buffer[count, 1] = a, b
             count += 1
     return buffer, count

@@ -98,5 +98,5 @@ def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, 
             lower, upper, cell_size if cell_size > 0.0 else choose_cell_size(lower, upper)
         )
     else:
-        pairs = quadtree_kernel(lower, upper, -1)
+        pairs = quadtree_kernel(lower, upper, np.int64(-1))  # not a literal: one compile
     return classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, jointed)

@@ -84,12 +84,14 @@ def allowed_times(
             math.cos(other_poses[s, 2]),
             math.sin(other_poses[s, 2]),
         )
+    # The sweep flag is computed at run time (dt >= 0 always holds): a literal True would
+    # compile the narrow phase once more.
     found = collide_kernel(
         vertices, normals, count, radius, part_reach, mover_part[:count_sweeps], mover_poses,
         mover_turns,
         vertices, normals, count, radius, part_reach, other_part[:count_sweeps], other_poses,
         other_turns,
-        relative, True, np.full(count_sweeps, dt), np.zeros(count_sweeps), 0.0,
+        relative, dt >= 0.0, np.full(count_sweeps, dt), np.zeros(count_sweeps), 0.0,
     )  # fmt: skip
     separation, normal, toi = found[0], found[1], found[2]
     for s in range(count_sweeps):

@@ -68,6 +68,10 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
         relative[i, 0], relative[i, 1] = rx, ry
         spin = abs(velocity[a, 2]) * reach[a] + abs(velocity[b, 2]) * reach[b]
         margin[i] = speculative + (math.hypot(rx, ry) + spin) * dt
+    # No sweep: the manifolds need points within the margin, not the time of impact (the
+    # positions stage sweeps fast bodies again with their final velocities).
+    # A flag computed at run time: a literal would compile the narrow phase once more.
+    sweep = dt < 0.0
     # Each body's cos and sin once, not once per pair.
     n = len(reach)
     turn = np.empty((n, 2))
@@ -79,7 +83,7 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
         turn[solid[2]],
         vertices, normals, count, radius, part_reach, solid[1], start[solid[3]],
         turn[solid[3]],
-        relative, True, np.full(s, dt), margin, flip_tolerance,
+        relative, sweep, np.full(s, dt), margin, flip_tolerance,
     )  # fmt: skip
     normal, points, point_separation, point_count, features = (
         found[1],

@@ -15,6 +15,7 @@ import numpy as np
 
 from .candidate_pairs import pair_key
 from .jit import kernel
+from .sorting import argsort_keys
 
 EVENT_NAMES = (
     "contact_begin",
@@ -122,7 +123,7 @@ def touching_pairs(body_a, body_b, body_id, separation, normal_impulse, slop):
         if touching[i]:
             current[k] = keys[i]
             k += 1
-    current.sort()
+    current = current[argsort_keys(current)]
     unique = 0
     for k in range(count):
         if k == 0 or current[k] != current[k - 1]:

@@ -6,7 +6,8 @@ Kernels are compiled the first time they are used on a machine and cached on dis
 processes load them instead of compiling:
 
 - The cache sits in the package's ``__pycache__`` when that folder is writable, else in a
-  per-user cache folder (``~/.cache/engine-kernels``, or ``$XDG_CACHE_HOME``).
+  per-user cache folder (``~/.cache/engine-kernels``, or ``$XDG_CACHE_HOME``);
+  ``ENGINE_KERNEL_CACHE`` names another folder to use first.
 - numba judges a cached kernel fresh by its own source file only, but kernels inline
   helpers from other modules. So every engine kernel is stamped with one hash of the
   source of all the modules that define kernels: change any of them and all recompile,
@@ -30,7 +31,8 @@ from numba.core import caching, event
 
 PACKAGE = Path(__file__).resolve().parent
 
-# Set by the first compile of one of the engine's kernels in this process.
+# Set by the first compile of one of the engine's kernels in this process. A process that
+# announces the compile itself (``python -m engine.warm``) sets ENGINE_QUIET_COMPILE.
 _announced = False
 
 
@@ -89,7 +91,9 @@ class _EngineCacheLocator(caching._CacheLocator):
     def from_function(cls, py_func, py_file):
         if not (py_func.__module__ or "").startswith("engine."):
             return None
-        for folder in (PACKAGE / "__pycache__", _user_cache_folder()):
+        chosen = os.environ.get("ENGINE_KERNEL_CACHE")
+        folders = [Path(chosen)] if chosen else []
+        for folder in [*folders, PACKAGE / "__pycache__", _user_cache_folder()]:
             locator = cls(py_func, py_file, folder)
             try:
                 locator.ensure_cache_path()
@@ -111,7 +115,7 @@ class _CompileNotice(event.Listener):
 
     def on_start(self, ev) -> None:
         global _announced
-        if _announced:
+        if _announced or os.environ.get("ENGINE_QUIET_COMPILE"):
             return
         dispatcher = ev.data.get("dispatcher")
         module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""

@@ -186,13 +186,17 @@ def collide_kernel(
             if round_b:
                 k = _local_hull(vertices_a, normals_a, count_a, pa, hull_a)
                 c, s, x, y = ca, sa, xa, ya
-                rx, ry, cr, sr = _relative_pose(ca, sa, xa, ya, cb, sb, xb, yb)
+                rx, ry, cr, sr = _relative_pose(
+                    ca, sa, xa, ya, poses_a[i, 2], xb, yb, poses_b[i, 2]
+                )
                 ox, oy, radius = vertices_b[pb, 0, 0], vertices_b[pb, 0, 1], radius_b[pb]
                 lvx, lvy = ca * vx + sa * vy, -sa * vx + ca * vy
             else:
                 k = _local_hull(vertices_b, normals_b, count_b, pb, hull_a)
                 c, s, x, y = cb, sb, xb, yb
-                rx, ry, cr, sr = _relative_pose(cb, sb, xb, yb, ca, sa, xa, ya)
+                rx, ry, cr, sr = _relative_pose(
+                    cb, sb, xb, yb, poses_b[i, 2], xa, ya, poses_a[i, 2]
+                )
                 ox, oy, radius = vertices_a[pa, 0, 0], vertices_a[pa, 0, 1], radius_a[pa]
                 lvx, lvy = -1.0 * (cb * vx + sb * vy), -1.0 * (-sb * vx + cb * vy)
             cx, cy = cr * ox - sr * oy + rx, sr * ox + cr * oy + ry
@@ -200,7 +204,7 @@ def collide_kernel(
         else:
             # Polygon pairs in A's body frame, where A's vertices need no transform.
             na = _local_hull(vertices_a, normals_a, count_a, pa, hull_a)
-            rx, ry, cr, sr = _relative_pose(ca, sa, xa, ya, cb, sb, xb, yb)
+            rx, ry, cr, sr = _relative_pose(ca, sa, xa, ya, poses_a[i, 2], xb, yb, poses_b[i, 2])
             nb = count_b[pb]
             for j in range(nb):
                 u, v = vertices_b[pb, j, 0], vertices_b[pb, j, 1]
@@ -250,8 +254,14 @@ def _local_hull(vertices, normals, count, part, hull):
 
 
 @kernel(inline=True)
-def _relative_pose(c, s, x, y, co, so, xo, yo):
-    """The pose at (xo, yo) turned by (co, so) = (cos, sin), seen from the frame at (x, y)
-    turned by (c, s): its position and the (cos, sin) of the relative turn."""
+def _relative_pose(c, s, x, y, angle, xo, yo, angle_o):
+    """The pose (xo, yo, angle_o) seen from the frame (x, y, angle) turned by (c, s) =
+    (cos, sin): its position and the (cos, sin) of the relative turn.
+
+    The turn's cos and sin come from the angle difference, not from the two turns' product
+    formula: a resting pair's relative turn is then exact where it should be (equal angles,
+    a half turn), so ties between faces break the same way every time.
+    """
     dx, dy = xo - x, yo - y
-    return c * dx + s * dy, -s * dx + c * dy, co * c + so * s, so * c - co * s
+    turn = angle_o - angle
+    return c * dx + s * dy, -s * dx + c * dy, math.cos(turn), math.sin(turn)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
+from .sorting import argsort_keys
 
 # Part rows and the feature id share one int64 key: 20 + 20 + 22 bits.
 ROW_BITS, FEATURE_BITS = 20, 22
@@ -113,7 +114,7 @@ def _store(keys, normal_impulse, tangent_impulse):
                 k += 1
     if in_order:  # the usual case: manifolds come in part-pair order
         return flat_keys, normal, tangent
-    order = np.argsort(flat_keys, kind="mergesort")
+    order = argsort_keys(flat_keys)
     return flat_keys[order], normal[order], tangent[order]
 
 
@@ -133,5 +134,5 @@ def _forget(keys, normal, tangent, first, count):
         renamed[k] = point_key(row_a, row_b, keys[k] & FEATURE_MASK)
     rows = np.flatnonzero(keep)
     renamed = renamed[rows]
-    order = np.argsort(renamed, kind="mergesort")
+    order = argsort_keys(renamed)
     return renamed[order], normal[rows][order], tangent[rows][order]

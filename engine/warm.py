@@ -1,0 +1,109 @@
+"""Compile (or load) every kernel once: ``python -m engine.warm``.
+
+Runs a small world that uses every stage and feature (every shape and joint kind, sensors,
+bullets, kinematic bodies, presolve, both broad phases, sleeping), the public narrow phase
+and the queries, so that each kernel is compiled for the argument types the engine uses
+and cached on disk (see ``engine.jit``). ``make install`` runs it, so a user's first world
+starts at once. The world's kernels and the public API's are compiled in two processes at
+once (compiling is single-threaded). Prints how long it took.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+
+def warm(parallel: bool = True) -> float:
+    """Touch every kernel, in two processes unless ``parallel`` is False; returns the
+    seconds it took."""
+    began = time.perf_counter()
+    print(
+        "engine: loading the physics kernels, compiling those not yet cached...",
+        file=sys.stderr,
+        flush=True,
+    )
+    os.environ["ENGINE_QUIET_COMPILE"] = "1"  # the line above says it for every process
+    if parallel:
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for done in [pool.submit(warm_world), pool.submit(warm_api)]:
+                done.result()
+    else:
+        warm_world()
+        warm_api()
+    return time.perf_counter() - began
+
+
+def warm_world() -> None:
+    """Step a world that uses every stage and feature, and query it."""
+    from . import (
+        Box,
+        Circle,
+        ConcavePolygon,
+        DistanceJoint,
+        MouseJoint,
+        Polygon,
+        RevoluteJoint,
+        WeldJoint,
+        World,
+    )
+
+    for broadphase in ("grid", "quadtree"):
+        world = World(broadphase=broadphase)
+        world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
+        world.add_body(Box(2, 0.2), position=(3, 2), kind="kinematic", velocity=(0.5, 0))
+        crate = world.add_body(Box(1, 1), position=(0, 1), restitution=0.5)
+        ball = world.add_body(Circle(0.3), position=(0.2, 2.5), restitution=0.8)
+        star = world.add_body(
+            ConcavePolygon([(0, 0), (2, 0), (2, 2), (1, 1), (0, 2)]), position=(-3, 2)
+        )
+        hexagon = Polygon([(np.cos(t), np.sin(t)) for t in np.arange(6) * np.pi / 3])
+        bullet = world.add_body(hexagon, position=(-6, 3), velocity=(300, 0), bullet=True)
+        world.add_body(Circle(1.0), position=(5, 1), sensor=True, kind="static")
+        arm = world.add_body(Box(1, 0.1), position=(6.5, 4))
+        world.add_joint(
+            RevoluteJoint(arm, None, anchor=(6, 4), lower=-1, upper=1, max_motor_torque=1)
+        )
+        world.add_joint(DistanceJoint(crate, ball, (0, 1), (0.2, 2.5), frequency=2.0))
+        world.add_joint(DistanceJoint(star, None, (-3, 2), (-3, 5), frequency=30.0))
+        world.add_joint(DistanceJoint(arm, crate, (6.5, 4), (0, 1)))
+        world.add_joint(WeldJoint(bullet, star, anchor=(-4, 3)))
+        world.add_joint(MouseJoint(ball, target=(0, 3), max_force=100.0))
+        world.on("presolve", lambda contact: True)
+        world.on("contact_begin", lambda contact: None)
+        for _ in range(60):
+            world.step()
+        world.query_point((0, 1))
+        world.query_aabb((-1, -1), (1, 1))
+        world.raycast((-8, 0.5), (8, 0.5))
+        world.raycast_many(np.array([[-8.0, 0.5]]), np.array([[8.0, 0.5]]))
+        world.raycast_all((-8, 0.5), (8, 0.5))
+        world.shape_cast(Box(0.5, 0.5), (0, 4, 0), (0, -4))
+        world.move_and_slide(arm, (0.1, -0.1))
+
+
+def warm_api() -> None:
+    """The public narrow and broad phase on their own."""
+    from . import Box, Circle, collide, collide_many
+    from .broadphase import find_pairs
+
+    collide(Box(1, 1), (0, 0, 0), Circle(0.5), (0.8, 0, 0), (1, 0), 0.1)
+    poses = np.zeros((2, 3))
+    collide_many([Box(1, 1), Circle(1)], poses, Box(1, 1), poses)
+    lower = np.array([[0.0, 0.0], [0.5, 0.5]])
+    for method in ("grid", "quadtree"):
+        find_pairs(lower, lower + 1.0, method)
+
+
+def main() -> None:
+    seconds = warm()
+    print(f"engine: kernels ready ({seconds:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
