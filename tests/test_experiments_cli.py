@@ -4,9 +4,13 @@ the optional extras: engine works without them, and a piece that needs one says 
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -86,6 +90,74 @@ def test_the_command_line_runs_on_worker_processes(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "9 runs, 0 failed" in done.stdout
     assert len(pd.read_parquet(out)) == 9
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_the_command_line_sends_the_experiment_to_a_dask_cluster(tmp_path):
+    """A scheduler and two workers started with Dask's own commands, in a folder without
+    the experiment's file: the command line sends its code along, and the table is the
+    one a single process makes."""
+    distributed = pytest.importorskip("distributed")
+    dask = str(Path(sys.executable).with_name("dask"))
+    address = f"tcp://127.0.0.1:{free_port()}"
+    elsewhere = tmp_path / "cluster"
+    elsewhere.mkdir()
+    (tmp_path / "experiment_cli_d.py").write_text(EXPERIMENT)
+    commands = [
+        [dask, "scheduler", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+        [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
+    ]
+    started = [
+        subprocess.Popen(
+            command,
+            cwd=elsewhere,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for command in commands
+    ]
+    grid = ["--grid", "restitution=0:1:3", "--grid", "height=1,2", "--repeats", "2"]
+    try:
+        with distributed.Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "engine.experiments",
+                "experiment_cli_d.py:bounce",
+                *grid,
+                "--scheduler",
+                address,
+                "--out",
+                "cluster.csv",
+                "--no-progress",
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        for process in started:
+            os.killpg(process.pid, signal.SIGTERM)
+        for process in started:
+            process.wait(timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "12 runs, 0 failed" in done.stdout
+    here = [f"{tmp_path / 'experiment_cli_d.py'}:bounce", *grid, "--workers", "1"]
+    assert main([*here, "--out", str(tmp_path / "here.csv"), "--no-progress"]) == 0
+    on_cluster = pd.read_csv(tmp_path / "cluster.csv").sort_values("seed", ignore_index=True)
+    in_process = pd.read_csv(tmp_path / "here.csv").sort_values("seed", ignore_index=True)
+    columns = ["restitution", "height", "repeat", "seed", "apex", "noise"]
+    pd.testing.assert_frame_equal(on_cluster[columns], in_process[columns], check_exact=True)
 
 
 @pytest.mark.parametrize(

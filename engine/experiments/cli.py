@@ -11,12 +11,14 @@ as integers are ints, as numbers are floats, anything else a string.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import sys
 from pathlib import Path
 
 import numpy as np
 
+from .extras import require
 from .sweep import sweep
 
 
@@ -90,10 +92,28 @@ def load_function(target: str, ship: bool = False):
     if not callable(getattr(module, name, None)):
         raise ValueError(f"target: {str(path)!r} has no function {name!r}")
     if ship:
-        import cloudpickle
-
+        cloudpickle = require("cloudpickle", "a sweep on a Dask cluster")
         cloudpickle.register_pickle_by_value(module)
+        return ByValue(getattr(module, name))
     return getattr(module, name)
+
+
+class ByValue:
+    """A function that travels as its code: pickled, it becomes cloudpickle's copy of it
+    (with its module's code, registered to go by value), so a Dask worker or scheduler
+    without the file rebuilds it. Dask itself pickles a task by reference when plain
+    pickle can, which would need the file on every machine."""
+
+    def __init__(self, function):
+        self._function = function
+        functools.update_wrapper(self, function)  # its name and signature, for sweep's checks
+
+    def __call__(self, *args, **kwargs):
+        return self._function(*args, **kwargs)
+
+    def __reduce__(self):
+        cloudpickle = require("cloudpickle", "a sweep on a Dask cluster")
+        return cloudpickle.loads, (cloudpickle.dumps(self._function),)
 
 
 def _value(text: str):

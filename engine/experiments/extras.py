@@ -17,6 +17,7 @@ EXTRA_OF = {
     "tqdm": "experiments",
     "matplotlib": "experiments",
     "distributed": "cluster",
+    "cloudpickle": "cluster",
 }
 
 
