@@ -94,7 +94,8 @@ class Trajectory:
 
     def __repr__(self) -> str:
         span = f"t = {self.time[0]:g}..{self.time[-1]:g} s"
-        return f"Trajectory({len(self)} frames of {self.bodies} bodies, {span})"
+        bodies = f"{self.bodies} body" if self.bodies == 1 else f"{self.bodies} bodies"
+        return f"Trajectory({len(self)} frames of {bodies}, {span})"
 
     def to_dataframe(self):
         """A long-format pandas DataFrame with columns ``time``, ``body``, ``field``,
