@@ -50,6 +50,7 @@ def draw(world, ax=None, *, joints: bool = True, contacts: bool = False):
     to_rgb = require("matplotlib.colors", "draw").to_rgb
 
     def colours(rows, table):
+        """RGBA (K, 4) of the bodies at ``rows`` from a kind -> colour ``table``."""
         rgb = {kind: to_rgb(name) for kind, name in table.items()}
         return [(*rgb[kinds[row]], alpha[row]) for row in rows]
 

@@ -1,11 +1,5 @@
 """Where chunks of runs execute: in this process, in local worker processes, or on a Dask
-cluster. All three offer the same small interface to the sweep loop:
-
-- ``slots``: how many chunks run at once;
-- ``target_seconds``: how long a chunk should take, so that the round trip is a small
-  share of it (a local process answers in about a millisecond, Dask in several);
-- ``submit(chunk_args)`` -> a future; ``wait(futures)`` -> the set of finished ones;
-- ``close(pending)``: stop, cancelling the futures still ``pending``.
+cluster. All three offer the sweep loop the same small interface, ``Executor``.
 
 Local processes start with "spawn" on every platform: a fresh interpreter, the same on
 Linux, macOS and Windows, and no fork of a process that may hold threads (a progress bar,
@@ -20,13 +14,33 @@ import multiprocessing
 import os
 import pickle
 import sys
+from typing import Protocol
 
 from .extras import require
 from .worker import run_chunk
 
 
+class Executor(Protocol):
+    """What the sweep loop needs from a place where runs execute."""
+
+    slots: int  # how many chunks run at once
+    # How long a chunk should take, so that its round trip is a small share of it (a
+    # local process answers in about a millisecond, Dask in several).
+    target_seconds: float
+
+    def submit(self, chunk_args: tuple):
+        """Start ``run_chunk(*chunk_args)``; return its future (concurrent or Dask)."""
+
+    def wait(self, futures) -> set:
+        """Block until at least one of ``futures`` is done; return the done ones."""
+
+    def close(self, pending) -> None:
+        """Stop, cancelling the futures still ``pending`` (empty at a normal end)."""
+
+
 class InProcess:
-    """Runs each chunk at once, in this process (``workers=1``: for debugging)."""
+    """An Executor that runs each chunk at once, in this process (``workers=1``: for
+    debugging)."""
 
     slots = 1
     target_seconds = 0.5  # only sets how often results are written and shown
@@ -44,7 +58,8 @@ class InProcess:
 
 
 class LocalProcesses:
-    """A pool of ``workers`` local processes (concurrent.futures over multiprocessing)."""
+    """An Executor over a pool of ``workers`` local processes (concurrent.futures over
+    multiprocessing)."""
 
     target_seconds = 0.2
 
@@ -66,8 +81,8 @@ class LocalProcesses:
 
 
 class DaskCluster:
-    """Chunks as tasks of a ``distributed.Client``; the client is closed at the end only
-    when this object opened it (from a scheduler address)."""
+    """An Executor sending chunks as tasks to a ``distributed.Client``; the client is
+    closed at the end only when this object opened it (from a scheduler address)."""
 
     target_seconds = 1.0
 

@@ -9,10 +9,10 @@ class Silent:
     """Stands in for the bar when it is off."""
 
     def update(self, count: int) -> None:
-        pass
+        """Nothing to show."""
 
     def close(self) -> None:
-        pass
+        """Nothing to close."""
 
 
 def progress_bar(total: int, done: int, enabled: bool):

@@ -39,10 +39,11 @@ class InMemory:
         self.rows = []
 
     def add(self, rows: list[dict]) -> None:
+        """Keep ``rows``."""
         self.rows.extend(rows)
 
     def write(self) -> None:
-        pass
+        """Nothing to write."""
 
 
 class ResultsFile:

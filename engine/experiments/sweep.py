@@ -7,7 +7,7 @@ from collections import deque
 
 from ..validation import as_positive_float
 from .chunking import ChunkSizes
-from .executors import DaskCluster, InProcess, LocalProcesses, default_workers
+from .executors import DaskCluster, Executor, InProcess, LocalProcesses, default_workers
 from .extras import require
 from .grid import RESERVED
 from .plan import plan_runs, takes_seed
@@ -86,7 +86,7 @@ def sweep(
     return assemble(pandas, runs, results.rows)
 
 
-def _run_all(executor, bar, function, pending, pass_seed, taken, results) -> None:
+def _run_all(executor: Executor, bar, function, pending, pass_seed, taken, results) -> None:
     """Send chunks of ``pending`` runs to ``executor`` and hand the records to
     ``results`` as they finish."""
     sizes = ChunkSizes(executor.slots, executor.target_seconds)
@@ -133,7 +133,7 @@ def _check_executor_choice(workers, scheduler, client, connect_timeout) -> None:
         raise TypeError(f"scheduler: expected an address string, got {type(scheduler).__name__}")
 
 
-def _open_executor(function, workers, scheduler, client, connect_timeout, pending):
+def _open_executor(function, workers, scheduler, client, connect_timeout, pending) -> Executor:
     if scheduler is not None:
         return DaskCluster.connect(scheduler, connect_timeout)
     if client is not None:
