@@ -15,6 +15,7 @@ SUITES = [
     "bench.render_bench",
     "bench.snapshot_bench",
     "bench.joints_bench",
+    "bench.experiments_bench",
 ]
 
 

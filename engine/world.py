@@ -452,6 +452,43 @@ class World:
         """(N,) float64 read-only view of the angular velocities."""
         return self._read_only("angular_velocity")
 
+    @property
+    def masses(self) -> np.ndarray:
+        """(N,) float64 read-only view of the masses, kg (inf for static and kinematic)."""
+        return self._read_only("mass")
+
+    @property
+    def inertias(self) -> np.ndarray:
+        """(N,) float64 read-only view of the moments of inertia about the centres of mass,
+        kg m^2 (inf for static and kinematic)."""
+        return self._read_only("inertia")
+
+    # -- read-outs of the dynamic bodies (see engine.readouts) -----------------------------
+    def kinetic_energy(self) -> float:
+        """Kinetic energy of the dynamic bodies, J (translation and rotation)."""
+        from .readouts import kinetic_energy
+
+        return kinetic_energy(self)
+
+    def potential_energy(self) -> float:
+        """Potential energy of the dynamic bodies in the world's gravity, J, zero at the
+        origin."""
+        from .readouts import potential_energy
+
+        return potential_energy(self)
+
+    def momentum(self) -> np.ndarray:
+        """(2,) float64 linear momentum of the dynamic bodies, kg m/s."""
+        from .readouts import momentum
+
+        return momentum(self)
+
+    def angular_momentum(self, about=(0.0, 0.0)) -> float:
+        """Angular momentum of the dynamic bodies about the point ``about`` (2,), kg m^2/s."""
+        from .readouts import angular_momentum
+
+        return angular_momentum(self, about)
+
     # -- time -----------------------------------------------------------------------------
     def advance(self, seconds: float) -> float:
         """Run as many fixed steps as fit in the time banked so far plus ``seconds``.
