@@ -1,5 +1,6 @@
 # Set-up and everyday commands. `make test` and `make demo` work on a fresh machine:
-# each creates .venv and installs what it needs on first use.
+# each creates .venv and installs what it needs on first use, and compiles the engine's
+# kernels once (python -m engine.warm; they are cached on disk).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -11,6 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,demos,bench]'
+	$(BIN)/python -m engine.warm
 	touch $(STAMP)
 
 install: $(STAMP)

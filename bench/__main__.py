@@ -11,7 +11,9 @@ SUITES = [
     "bench.collision_bench",
     "bench.broadphase_bench",
     "bench.query_bench",
+    "bench.step_bench",
     "bench.pyramid_bench",
+    "bench.rain_bench",
     "bench.render_bench",
     "bench.snapshot_bench",
     "bench.joints_bench",
@@ -20,7 +22,12 @@ SUITES = [
 
 
 def main() -> None:
-    print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
+    import numba
+
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, "
+        f"{platform.machine()}"
+    )
     print(f"{'benchmark':<52} {'value':>14}  unit")
     print("-" * 76)
     for name in SUITES:
