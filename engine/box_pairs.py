@@ -85,9 +85,9 @@ def boxes_overlap(lower, upper, a, b) -> bool:
 def grown(buffer, count):
     """A pair buffer (C, 2) twice as large, holding the first ``count`` rows of ``buffer``.
 
-    Callers write ``if count == len(buffer): buffer = grown(buffer, count)`` and then store
-    the pair themselves: reassigning an array on every pair would cost a reference count
-    update each time.
+    Loops that fill a buffer return when it is full and are run again into a grown one:
+    reassigning an array variable inside a loop costs reference counting on every
+    iteration.
     """
     larger = np.empty((2 * len(buffer) + 16, 2), dtype=np.int64)
     larger[:count] = buffer[:count]
@@ -154,44 +154,52 @@ def sweep_large_boxes(lower, upper, large, buffer, count):
     longest ordinary box, so L's candidates are one run of that order. A pair of two large
     boxes is kept only once. Returns (buffer, count).
     """
-    n = len(large)
     big = np.flatnonzero(large)
     if len(big) == 0:
         return buffer, count
-    if len(big) <= SWEEP_AFTER:
-        for k in range(len(big)):
-            a = big[k]
-            for b in range(n):
-                # Two large boxes: only from the one that comes first.
-                if b == a or (large[b] and b < a):
-                    continue
-                if boxes_overlap(lower, upper, a, b):
-                    if count == len(buffer):
-                        buffer = grown(buffer, count)
-                    buffer[count, 0], buffer[count, 1] = a, b
-                    count += 1
-        return buffer, count
-    order_x, start_x, stop_x = _sweep_plan(lower[:, 0], upper[:, 0], large, big)
-    order_y, start_y, stop_y = _sweep_plan(lower[:, 1], upper[:, 1], large, big)
-    if np.sum(np.maximum(stop_y - start_y, 0)) < np.sum(np.maximum(stop_x - start_x, 0)):
-        order, start, stop = order_y, start_y, stop_y
-    else:
-        order, start, stop = order_x, start_x, stop_x
-    rank = np.empty(n, dtype=np.int64)
-    for position in range(n):
-        rank[order[position]] = position
+    brute = len(big) <= SWEEP_AFTER
+    order = start = stop = rank = big  # unused when brute
+    if not brute:
+        order_x, start_x, stop_x = _sweep_plan(lower[:, 0], upper[:, 0], large, big)
+        order_y, start_y, stop_y = _sweep_plan(lower[:, 1], upper[:, 1], large, big)
+        if np.sum(np.maximum(stop_y - start_y, 0)) < np.sum(np.maximum(stop_x - start_x, 0)):
+            order, start, stop = order_y, start_y, stop_y
+        else:
+            order, start, stop = order_x, start_x, stop_x
+        rank = np.empty(len(large), dtype=np.int64)
+        for position in range(len(large)):
+            rank[order[position]] = position
+    # The buffer is not reassigned inside the loops (that costs reference counting on every
+    # iteration): when it fills, the pairs are found again into one twice as large.
+    while True:
+        added = _large_pairs(
+            lower, upper, large, big, brute, order, start, stop, rank, buffer, count
+        )
+        if added >= 0:
+            return buffer, added
+        buffer = grown(buffer, count)
+
+
+@kernel
+def _large_pairs(lower, upper, large, big, brute, order, start, stop, rank, buffer, count):
+    """Write the pairs with a large box after row ``count`` of ``buffer``; returns the new
+    count, or -1 if they do not fit. brute: test each large box against every box; else
+    against its run [start, stop) of ``order``, with rank the inverse of order."""
+    n = len(large)
     for k in range(len(big)):
         a = big[k]
-        for position in range(start[k], stop[k]):
-            b = order[position]
-            if b == a or (large[b] and position <= rank[a]):
+        first, last = (0, n) if brute else (start[k], stop[k])
+        for position in range(first, last):
+            b = position if brute else order[position]
+            # Two large boxes: only from the one that comes first (in the order used).
+            if b == a or (large[b] and (b < a if brute else position <= rank[a])):
                 continue
             if boxes_overlap(lower, upper, a, b):
                 if count == len(buffer):
-                    buffer = grown(buffer, count)
+                    return -1
                 buffer[count, 0], buffer[count, 1] = a, b
                 count += 1
-    return buffer, count
+    return count
 
 
 @kernel(inline=True)

@@ -23,11 +23,9 @@ import numpy as np
 
 from .box_pairs import (
     as_boxes,
-    boxes_overlap,
     canonical_pairs,
     empty_pairs,
     group_by_key,
-    grown,
     sweep_large_boxes,
 )
 from .jit import kernel
@@ -158,6 +156,39 @@ def _layout(lower, upper, cell_size):
 
 
 @kernel
+def _pair_cells(keys, order, box, data, buffer):
+    """Write the overlapping pairs of every cell's entries into ``buffer`` (C, 2); returns
+    how many, or -1 if they do not fit. Entries in cell order: keys (E,), order (E,),
+    box (E,) and data (E, 6) (lower, upper and first covered cell of each entry's box)."""
+    entries = len(keys)
+    count = 0
+    start = 0
+    while start < entries:
+        key = keys[order[start]]
+        stop = start + 1
+        while stop < entries and keys[order[stop]] == key:
+            stop += 1
+        cx, cy = float(key >> AXIS_BITS), float(key & AXIS_LIMIT)
+        for p in range(start, stop):
+            for q in range(p + 1, stop):
+                # Listed only in the cell of the intersection's lower-left corner.
+                if max(data[p, 4], data[q, 4]) != cx or max(data[p, 5], data[q, 5]) != cy:
+                    continue
+                if (
+                    data[p, 0] <= data[q, 2]
+                    and data[q, 0] <= data[p, 2]
+                    and data[p, 1] <= data[q, 3]
+                    and data[q, 1] <= data[p, 3]
+                ):
+                    if count == len(buffer):
+                        return -1
+                    buffer[count, 0], buffer[count, 1] = box[p], box[q]
+                    count += 1
+        start = stop
+    return count
+
+
+@kernel
 def grid_kernel(lower, upper, cell_size):
     """Canonical overlapping pairs (M, 2) of boxes with (N, 2) corners, cells of side
     ``cell_size``."""
@@ -179,27 +210,24 @@ def grid_kernel(lower, upper, cell_size):
         order, _ = group_by_key(dense, columns * rows)
     else:
         order = argsort_keys(keys)
-    buffer = np.empty((2 * n + 16, 2), dtype=np.int64)
-    count = np.int64(0)  # not a literal 0: the calls below compile once
-    start = 0
-    while start < entries:
-        key = keys[order[start]]
-        stop = start + 1
-        while stop < entries and keys[order[stop]] == key:
-            stop += 1
-        cx, cy = key >> AXIS_BITS, key & AXIS_LIMIT
-        for p in range(start, stop):
-            a = boxes[order[p]]
-            for q in range(p + 1, stop):
-                b = boxes[order[q]]
-                # Listed only in the cell of the intersection's lower-left corner.
-                if max(first[a, 0], first[b, 0]) != cx or max(first[a, 1], first[b, 1]) != cy:
-                    continue
-                if boxes_overlap(lower, upper, a, b):
-                    if count == len(buffer):
-                        buffer = grown(buffer, count)
-                    buffer[count, 0], buffer[count, 1] = a, b
-                    count += 1
-        start = stop
+    # The entries' boxes in cell order, so that pairing a cell reads one contiguous run.
+    box = np.empty(entries, dtype=np.int64)
+    data = np.empty((entries, 6))
+    for e in range(entries):
+        i = boxes[order[e]]
+        box[e] = i
+        data[e, 0], data[e, 1] = lower[i, 0], lower[i, 1]
+        data[e, 2], data[e, 3] = upper[i, 0], upper[i, 1]
+        data[e, 4], data[e, 5] = first[i, 0], first[i, 1]
+    # Pairs go into a buffer that is not reassigned inside the loops (an array variable
+    # reassigned in a loop costs reference counting on every iteration): if it fills up,
+    # the cells are paired again into one twice as large.
+    capacity = 2 * n + 16
+    while True:
+        buffer = np.empty((capacity, 2), dtype=np.int64)
+        count = _pair_cells(keys, order, box, data, buffer)
+        if count >= 0:
+            break
+        capacity *= 2
     buffer, count = sweep_large_boxes(lower, upper, large, buffer, count)
     return canonical_pairs(buffer, count, n)

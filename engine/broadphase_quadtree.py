@@ -192,43 +192,69 @@ def _pairs_kernel(lower, upper, depth, leaf, max_depth):
         order = argsort_keys(keys)
         keys = keys[order]
         members = members[order]
-        for k in range(len(members)):
-            a = members[k]
-            column = leaf[a, 0] >> shift
-            row = leaf[a, 1] >> shift
-            # The rest of my node and the node to my right.
-            stop = np.searchsorted(keys, keys[k] + 1, side="right")
-            for q in range(k + 1, stop):
-                b = members[q]
-                if boxes_overlap(lower, upper, a, b):
-                    if count == len(buffer):
-                        buffer = grown(buffer, count)
-                    buffer[count, 0], buffer[count, 1] = a, b
-                    count += 1
-            buffer, count = _strip(lower, upper, keys, members, a, column, row + 1, buffer, count)
-        for k in range(last, n):
-            a = by_depth[k]
-            column = leaf[a, 0] >> shift
-            row = leaf[a, 1] >> shift
-            for step in range(-1, 2):
-                buffer, count = _strip(
-                    lower, upper, keys, members, a, column, row + step, buffer, count
-                )
+        # The buffer is not reassigned inside the level's loops (that costs reference
+        # counting on every iteration): when it fills, the level is paired again into a
+        # buffer twice as large.
+        while True:
+            added = _level_pairs(
+                lower, upper, leaf, shift, keys, members, by_depth[last:], buffer, count
+            )
+            if added >= 0:
+                count = added
+                break
+            buffer = grown(buffer, count)
         first = last
     return canonical_pairs(buffer, count, n)
 
 
+@kernel
+def _level_pairs(lower, upper, leaf, shift, keys, members, deeper, buffer, count):
+    """Write one level's pairs after row ``count`` of ``buffer``; the new count, or -1 if
+    they do not fit. keys, members: the level's node keys, sorted, and boxes; deeper: the
+    boxes of deeper levels."""
+    for k in range(len(members)):
+        a = members[k]
+        column = leaf[a, 0] >> shift
+        row = leaf[a, 1] >> shift
+        # The rest of my node and the node to my right, then the row above.
+        stop = np.searchsorted(keys, keys[k] + 1, side="right")
+        count = _strip(lower, upper, members, a, k + 1, stop, buffer, count)
+        start, stop = _strip_range(keys, column, row + 1)
+        count = _strip(lower, upper, members, a, start, stop, buffer, count)
+        if count < 0:
+            return -1
+    for k in range(len(deeper)):
+        a = deeper[k]
+        column = leaf[a, 0] >> shift
+        row = leaf[a, 1] >> shift
+        for step in range(-1, 2):
+            start, stop = _strip_range(keys, column, row + step)
+            count = _strip(lower, upper, members, a, start, stop, buffer, count)
+        if count < 0:
+            return -1
+    return count
+
+
 @kernel(inline=True)
-def _strip(lower, upper, keys, members, a, column, row, buffer, count):
-    """Pair box ``a`` with the level's boxes in nodes (column - 1 .. column + 1, row)."""
+def _strip_range(keys, column, row):
+    """Where the nodes (column - 1 .. column + 1, row) are in a level's sorted keys."""
     base = (row << KEY_BITS) + column
-    start = np.searchsorted(keys, base - 1, side="left")
-    stop = np.searchsorted(keys, base + 1, side="right")
+    return np.searchsorted(keys, base - 1, side="left"), np.searchsorted(
+        keys, base + 1, side="right"
+    )
+
+
+@kernel(inline=True)
+def _strip(lower, upper, members, a, start, stop, buffer, count):
+    """Pair box ``a`` with members[start:stop] into ``buffer`` after row ``count``; returns
+    the new count, or -1 (and stays -1) once the buffer is full."""
+    if count < 0:
+        return count
     for q in range(start, stop):
         b = members[q]
         if boxes_overlap(lower, upper, a, b):
             if count == len(buffer):
-                buffer = grown(buffer, count)
+                return -1
             buffer[count, 0], buffer[count, 1] = a, b
             count += 1
-    return buffer, count
+    return count
