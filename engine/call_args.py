@@ -8,61 +8,60 @@ numbers are read straight into floats here; anything else goes through
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .validation import as_finite_array, as_finite_float
 
 # Element types read directly; anything else (bools, strings, nested sequences, objects)
 # takes the general path and its errors.
-_PLAIN = {float, int, np.float64, np.float32, np.int64, np.int32}
+_PLAIN = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
 
 
-def _plain_floats(value, length: int):
-    """The floats of ``value`` if it is a plain finite sequence of ``length`` numbers, else
-    None (the caller then validates it the general way)."""
+def _items(value, length: int):
+    """The items of a tuple, list or 1-D numeric array of ``length``, else None."""
     kind = type(value)
     if kind is tuple or kind is list:
-        if len(value) != length:
-            return None
-        for item in value:
-            if type(item) not in _PLAIN:
-                return None
-    elif kind is np.ndarray:
-        if value.shape != (length,) or value.dtype.kind not in "fiu":
-            return None
-        value = value.tolist()
-    else:
-        return None
-    try:
-        floats = tuple(map(float, value))
-    except OverflowError:
-        return None  # an int too large for float64: the general path says so
-    for item in floats:
-        if not math.isfinite(item):
-            return None
-    return floats
+        return value if len(value) == length else None
+    if kind is np.ndarray and value.shape == (length,) and value.dtype.kind in "fiu":
+        return value.tolist()
+    return None
 
 
 def vector_floats(value, argument: str) -> tuple[float, float]:
     """A finite 2-vector as two floats; the errors of ``as_vector`` otherwise."""
-    floats = _plain_floats(value, 2)
-    if floats is None:
-        floats = tuple(as_finite_array(value, (2,), argument).tolist())
-    return floats
+    items = _items(value, 2)
+    if items is not None:
+        x, y = items
+        if type(x) in _PLAIN and type(y) in _PLAIN:
+            try:
+                x, y = float(x), float(y)
+            except OverflowError:
+                pass  # an int too large for float64: the general path says so
+            else:
+                # x - x is 0 for a finite x and NaN for infinity or NaN.
+                if (x - x) + (y - y) == 0.0:
+                    return x, y
+    return tuple(as_finite_array(value, (2,), argument).tolist())
 
 
 def pose_floats(value, argument: str) -> tuple[float, float, float]:
     """A finite pose (x, y, angle) as three floats; the errors of ``as_pose`` otherwise."""
-    floats = _plain_floats(value, 3)
-    if floats is None:
-        floats = tuple(as_finite_array(value, (3,), argument).tolist())
-    return floats
+    items = _items(value, 3)
+    if items is not None:
+        x, y, angle = items
+        if type(x) in _PLAIN and type(y) in _PLAIN and type(angle) in _PLAIN:
+            try:
+                x, y, angle = float(x), float(y), float(angle)
+            except OverflowError:
+                pass
+            else:
+                if (x - x) + (y - y) + (angle - angle) == 0.0:
+                    return x, y, angle
+    return tuple(as_finite_array(value, (3,), argument).tolist())
 
 
 def finite_float(value, argument: str) -> float:
     """A finite real number as a float; the errors of ``as_finite_float`` otherwise."""
-    if type(value) is float and math.isfinite(value):
+    if type(value) is float and value - value == 0.0:
         return value
     return as_finite_float(value, argument)

@@ -6,8 +6,9 @@ tested, and the answer for the shape pair is the deepest part pair (for points, 
 depth) and the earliest (for time of impact).
 
 Python checks the arguments, makes one kernel call and builds the answer: a ``collide``
-call costs a few microseconds, and ``collide_many`` touches each shape of its sequences once
-(to find the distinct ones) and leaves every loop over pairs to the kernels.
+call costs a few microseconds, and ``collide_many`` reads each element of its shape
+sequences once (its identity, to find the distinct shapes) and leaves every loop over pairs
+to the kernels.
 """
 
 from __future__ import annotations
@@ -17,10 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .call_args import finite_float, pose_floats, vector_floats
-from .jit import kernel
-from .ordering import stable_order
 from .packing import concatenate
-from .shape_pairs import batch_answers, collide_one_pair, collide_shape_pairs
+from .shape_pairs import batch_answers, collide_one_pair, collide_shape_pairs, distinct_ids
 from .shapes import Shape
 from .validation import as_finite_array, as_finite_float
 
@@ -166,7 +165,8 @@ def shape_table(shapes, n: int, argument: str):
 
     Returns (vertices, normals, count, radius) of all their parts, (D,) int64 first row and
     part count of each distinct shape, and (N,) int64 which distinct shape each pair uses.
-    One pass of C-level calls over the sequence; the loops over pairs run in a kernel.
+    The sequence is read once, at C speed (each element's identity); finding the distinct
+    ones is a kernel's loop.
     """
     if isinstance(shapes, Shape):
         catalog, which = [shapes], np.zeros(n, dtype=np.int64)
@@ -175,52 +175,25 @@ def shape_table(shapes, n: int, argument: str):
             raise TypeError(f"{argument}: expected a shape or a sequence of shapes")
         if len(shapes) != n:
             raise ValueError(f"{argument}: expected {n} shapes (one per pose), got {len(shapes)}")
-        catalog = _distinct_shapes(shapes, argument)
-        if len(catalog) <= 1:
-            which = np.zeros(n, dtype=np.int64)
-        else:
-            ids = np.fromiter(map(id, shapes), dtype=np.int64, count=n)
-            catalog_ids = np.fromiter(map(id, catalog), dtype=np.int64, count=len(catalog))
-            which = catalog_rows(ids, catalog_ids)
-    if not catalog:  # an empty sequence: no pairs, no parts
+        first, which = distinct_ids(np.fromiter(map(id, shapes), dtype=np.int64, count=n))
+        catalog = [shapes[i] for i in first.tolist()]
+        for shape in catalog:  # the distinct elements, in the order first seen
+            if not isinstance(shape, Shape):
+                raise TypeError(f"{argument}: expected shapes, got {type(shape).__name__}")
+    packed = [shape.packed for shape in catalog]
+    if not packed:  # an empty sequence: no pairs, no parts
         table = (np.zeros((0, 1, 2)), np.zeros((0, 1, 2)), np.zeros(0, np.int64), np.zeros(0))
         return table, np.zeros(0, np.int64), np.zeros(0, np.int64), which
-    packed = concatenate([shape.packed for shape in catalog])
-    parts = np.fromiter((len(shape.packed.count) for shape in catalog), np.int64, len(catalog))
-    first = np.cumsum(parts) - parts
-    table = tuple(_writable(field) for field in packed)
-    return table, first, parts, which
+    parts = np.fromiter(map(len, (table.count for table in packed)), np.int64, len(packed))
+    return _joined(packed), np.cumsum(parts) - parts, parts, which
 
 
-def _distinct_shapes(shapes, argument: str) -> list:
-    """The distinct shapes of a sequence, in the order first seen; TypeError naming the
-    first element that is not a shape."""
-    try:
-        distinct = list(dict.fromkeys(shapes))  # shapes hash by identity
-    except TypeError:
-        distinct = list(shapes)  # unhashable elements: not shapes, found below
-    for shape in distinct:
-        if not isinstance(shape, Shape):
-            raise TypeError(f"{argument}: expected shapes, got {type(shape).__name__}")
-    return distinct
-
-
-@kernel
-def catalog_rows(ids, catalog_ids):
-    """(N,) int64 row of each of ``ids`` (N,) in ``catalog_ids`` (D,), which holds them all."""
-    order = stable_order(catalog_ids)
-    ordered = catalog_ids[order]
-    rows = np.empty(len(ids), dtype=np.int64)
-    for i in range(len(ids)):
-        low, high = 0, len(ordered) - 1
-        while low < high:  # bisection: the first catalog id >= ids[i], which is ids[i]
-            middle = (low + high) // 2
-            if ordered[middle] < ids[i]:
-                low = middle + 1
-            else:
-                high = middle
-        rows[i] = order[low]
-    return rows
+def _joined(packed: list) -> tuple:
+    """Packed tables joined into one (vertices, normals, count, radius), writable."""
+    widths = {table.vertices.shape[1] for table in packed}
+    if len(widths) > 1:
+        packed = [concatenate(packed)]  # pads the narrower tables to the widest
+    return tuple(np.concatenate(field) for field in zip(*packed))
 
 
 def _writable(array: np.ndarray) -> np.ndarray:

@@ -26,7 +26,6 @@ import numpy as np
 from .jit import kernel
 from .ordering import sorted_unique
 from .query_index import (
-    BODY,
     BUCKET_MASK,
     CELL,
     COLUMNS,
@@ -34,6 +33,8 @@ from .query_index import (
     FIRST_ROW,
     HIGH_X,
     HIGH_Y,
+    LAST_COLUMN,
+    LAST_ROW,
     LOW_X,
     LOW_Y,
     MOVED,
@@ -75,17 +76,6 @@ def cell_range(low, high, cells):
     first = math.floor(min(max(low, -1.0), float(cells)))
     last = math.floor(min(max(high, -1.0), float(cells)))
     return max(first, 0), min(last, cells - 1)
-
-
-@kernel(inline=True)
-def push(buffer, used, value):
-    """``buffer`` with ``value`` at slot ``used``, doubled first when full."""
-    if used == len(buffer):
-        grown = np.empty(2 * len(buffer), dtype=buffer.dtype)
-        grown[:used] = buffer
-        buffer = grown
-    buffer[used] = value
-    return buffer
 
 
 @kernel(inline=True)
@@ -135,45 +125,59 @@ def box_cells(grid, counts, lo_x, lo_y, hi_x, hi_y):
     return c0, c1, r0, r1
 
 
+@kernel(inline=True)
+def bucket_run(index, key):
+    """The run [start, stop) of ``entries`` in the bucket of the cell ``key``."""
+    b = bucket_of(key, index.counts[BUCKET_MASK])
+    return index.bucket_start[b], index.bucket_start[b + 1]
+
+
 @kernel
 def box_parts(index, lo_x, lo_y, hi_x, hi_y):
     """Parts (M,) int64 whose padded boxes overlap the box lo..hi, each once, unordered.
 
     A part is reported only from the cell at the low corner of the overlap of its block of
     cells with the box's, so a part covering several of the box's cells is listed once.
+    Buffers are sized before they are filled: a buffer that may grow inside a loop costs
+    reference counting on every pass of it.
     """
-    found = np.empty(16, dtype=np.int64)
-    used = 0
     part_ints, part_floats, entries = index.part_ints, index.part_floats, index.entries
     c0, c1, r0, r1 = box_cells(index.grid, index.counts, lo_x, lo_y, hi_x, hi_y)
     cells = max(c1 - c0 + 1, 0) * max(r1 - r0 + 1, 0)
     if cells > max(len(entries), 16):  # cheaper to test every part
+        found = np.empty(len(part_ints), dtype=np.int64)
+        used = 0
         for p in range(len(part_ints)):
             if boxes_touch(part_floats, p, lo_x, lo_y, hi_x, hi_y):
-                found = push(found, used, p)
+                found[used] = p
                 used += 1
         return found[:used]
+    rows = index.counts[ROWS]
+    room = index.counts[UNLISTED]
+    for cx in range(c0, c1 + 1):
+        for cy in range(r0, r1 + 1):
+            start, stop = bucket_run(index, cx * rows + cy)
+            room += stop - start
+    found = np.empty(room, dtype=np.int64)
+    used = 0
     for i in range(index.counts[UNLISTED]):
         p = index.unlisted[i]
         if boxes_touch(part_floats, p, lo_x, lo_y, hi_x, hi_y):
-            found = push(found, used, p)
+            found[used] = p
             used += 1
-    rows, mask = index.counts[ROWS], index.counts[BUCKET_MASK]
     for cx in range(c0, c1 + 1):
         for cy in range(r0, r1 + 1):
             key = cx * rows + cy
-            b = bucket_of(key, mask)
-            for e in range(index.bucket_start[b], index.bucket_start[b + 1]):
+            start, stop = bucket_run(index, key)
+            for e in range(start, stop):
                 p = entries[e, 0]
                 if entries[e, 1] != key or part_ints[p, MOVED]:
                     continue
-                if (
-                    max(part_ints[p, FIRST_COLUMN], c0) != cx
-                    or max(part_ints[p, FIRST_ROW], r0) != cy
-                ):
+                corner_x = max(part_ints[p, FIRST_COLUMN], c0)
+                if corner_x != cx or max(part_ints[p, FIRST_ROW], r0) != cy:
                     continue
                 if boxes_touch(part_floats, p, lo_x, lo_y, hi_x, hi_y):
-                    found = push(found, used, p)
+                    found[used] = p
                     used += 1
     return found[:used]
 
@@ -247,21 +251,52 @@ def cell_key(walk, counts, column, row):
 
 
 @kernel(inline=True)
-def column_parts(index, walk, column, found, used):
-    """Append to ``found`` (from slot ``used``) the listed parts of the walk's cells in
-    ``column``; returns the buffer and its new fill. A part may come more than once."""
-    part_ints, entries, counts = index.part_ints, index.entries, index.counts
+def column_room(index, walk, column):
+    """An upper bound on what :func:`column_parts` lists for ``column``: the length of its
+    cells' bucket runs."""
     r0, r1 = column_rows(walk, column)
-    mask = counts[BUCKET_MASK]
+    room = 0
     for row in range(r0, r1 + 1):
-        key = cell_key(walk, counts, column, row)
-        b = bucket_of(key, mask)
-        for e in range(index.bucket_start[b], index.bucket_start[b + 1]):
+        start, stop = bucket_run(index, cell_key(walk, index.counts, column, row))
+        room += stop - start
+    return room
+
+
+@kernel(inline=True)
+def column_parts(index, walk, column, found, used):
+    """Write the listed parts of the walk's cells in ``column`` into ``found`` from slot
+    ``used`` (room for :func:`column_room` of them); returns the new fill.
+
+    Each part comes once per walk, from the first of its cells the walk reaches: its lowest
+    row in this column's run, and not at all when the previous column's run met it. (Runs
+    move monotonically from column to column, so a part met two columns back and present
+    here was met in the previous column too.)
+    """
+    part_ints, entries = index.part_ints, index.entries
+    r0, r1 = column_rows(walk, column)
+    previous = column - 1 if walk.du >= 0.0 else column + 1
+    p0, p1 = 0, -1  # the previous column's run of rows, empty before the first column
+    if walk.first <= previous <= walk.last:
+        p0, p1 = column_rows(walk, previous)
+    # Each part's block of cells along u (columns of the walk) and v (rows).
+    u_first, u_last = (FIRST_ROW, LAST_ROW) if walk.swap else (FIRST_COLUMN, LAST_COLUMN)
+    v_first, v_last = (FIRST_COLUMN, LAST_COLUMN) if walk.swap else (FIRST_ROW, LAST_ROW)
+    for row in range(r0, r1 + 1):
+        key = cell_key(walk, index.counts, column, row)
+        start, stop = bucket_run(index, key)
+        for e in range(start, stop):
             p = entries[e, 0]
-            if entries[e, 1] == key and not part_ints[p, MOVED]:
-                found = push(found, used, p)
-                used += 1
-    return found, used
+            if entries[e, 1] != key or part_ints[p, MOVED]:
+                continue
+            low, high = part_ints[p, v_first], part_ints[p, v_last]
+            if row != max(low, r0):
+                continue  # met in a lower row of this column
+            if part_ints[p, u_first] <= previous <= part_ints[p, u_last] and low <= p1:
+                if high >= p0:
+                    continue  # met in the previous column
+            found[used] = p
+            used += 1
+    return used
 
 
 @kernel
@@ -269,30 +304,23 @@ def sweep_parts(index, sx, sy, ex, ey, hx, hy):
     """Parts (M,) int64, ascending, each once, whose padded boxes a box of half-size
     (hx, hy) touches while its centre moves from (sx, sy) to (ex, ey)."""
     part_floats = index.part_floats
-    dx, dy = ex - sx, ey - sy
     walk = sweep_walk(index.grid, index.counts, sx, sy, ex, ey, hx, hy)
-    found = np.empty(16, dtype=np.int64)
-    used = 0
     if walk_is_long(walk, len(index.entries)):
-        for p in range(len(part_floats)):
-            found = push(found, used, p)
-            used += 1
+        near = np.arange(len(part_floats))
     else:
-        for i in range(index.counts[UNLISTED]):
-            found = push(found, used, index.unlisted[i])
-            used += 1
-        for step in range(walk.last - walk.first + 1):
-            found, used = column_parts(index, walk, column_at(walk, step), found, used)
-    near = sorted_unique(found[:used])
+        columns = walk.last - walk.first + 1
+        room = index.counts[UNLISTED]
+        for step in range(columns):
+            room += column_room(index, walk, column_at(walk, step))
+        found = np.empty(room, dtype=np.int64)
+        used = index.counts[UNLISTED]
+        found[:used] = index.unlisted[:used]
+        for step in range(columns):
+            used = column_parts(index, walk, column_at(walk, step), found, used)
+        near = sorted_unique(found[:used])
     kept = 0
     for p in near:
-        if sweep_entry(part_floats, p, sx, sy, dx, dy, hx, hy) <= 1.0:
+        if sweep_entry(part_floats, p, sx, sy, ex - sx, ey - sy, hx, hy) <= 1.0:
             near[kept] = p
             kept += 1
     return near[:kept]
-
-
-@kernel(inline=True)
-def body_of(index, p):
-    """The body row that owns part p."""
-    return index.part_ints[p, BODY]

@@ -18,13 +18,14 @@ from .grid_walk import (
     column_at,
     column_entry,
     column_parts,
-    push,
+    column_room,
     sweep_entry,
+    sweep_parts,
     sweep_walk,
     walk_is_long,
 )
 from .jit import kernel
-from .ordering import sorted_unique, stable_order
+from .ordering import stable_order
 from .part_checks import segment_hit
 from .query_index import BODY, UNLISTED, QueryIndex
 
@@ -52,31 +53,34 @@ def _better_hit(index, category, sensor, mask, p, sx, sy, dx, dy, best):
 @kernel
 def first_hit(index, category, sensor, mask, sx, sy, ex, ey):
     """The first hit of the ray s -> e: (body row or -1, fraction, point x, y, normal x, y),
-    NaN where nothing is hit."""
+    NaN where nothing is hit. Each part is tested at most once."""
     dx, dy = ex - sx, ey - sy
     parts = len(index.part_ints)
     best = (np.inf, parts, 0.0, 0.0)
     walk = sweep_walk(index.grid, index.counts, sx, sy, ex, ey, 0.0, 0.0)
     long = walk_is_long(walk, len(index.entries))
-    found = np.empty(32, dtype=np.int64)
     # Batches of candidates: every part for a long ray; else the unlisted parts, then the
     # columns in the order the ray reaches them, until one starts after the best hit.
-    step = -1
+    if long:
+        found = np.arange(parts)
+        used = parts
+    else:
+        used = index.counts[UNLISTED]
+        found = np.empty(max(used, 32), dtype=np.int64)
+        found[:used] = index.unlisted[:used]
+    step = 0
     while True:
-        used = 0
-        if step < 0:
-            for i in range(parts if long else index.counts[UNLISTED]):
-                found = push(found, used, i if long else index.unlisted[i])
-                used += 1
-        elif long or step > walk.last - walk.first:
-            break
-        else:
-            column = column_at(walk, step)
-            if column_entry(walk, column) > best[0]:
-                break  # every cell from here on is reached after the best hit
-            found, used = column_parts(index, walk, column, found, 0)
         for j in range(used):
             best = _better_hit(index, category, sensor, mask, found[j], sx, sy, dx, dy, best)
+        if long or step > walk.last - walk.first:
+            break
+        column = column_at(walk, step)
+        if column_entry(walk, column) > best[0]:
+            break  # every cell from here on is reached after the best hit
+        room = column_room(index, walk, column)
+        if room > len(found):
+            found = np.empty(2 * room, dtype=np.int64)
+        used = column_parts(index, walk, column, found, 0)
         step += 1
     fraction, p, nx, ny = best
     if p == parts:
@@ -134,28 +138,14 @@ def raycast_every(
         unlisted,
     )  # fmt: skip
     dx, dy = ex - sx, ey - sy
-    walk = sweep_walk(grid, counts, sx, sy, ex, ey, 0.0, 0.0)
-    found = np.empty(32, dtype=np.int64)
-    used = 0
-    if walk_is_long(walk, len(entries)):
-        found = np.arange(len(part_ints))
-        used = len(found)
-    else:
-        for i in range(counts[UNLISTED]):
-            found = push(found, used, unlisted[i])
-            used += 1
-        for step in range(walk.last - walk.first + 1):
-            found, used = column_parts(index, walk, column_at(walk, step), found, used)
-    # Test each distinct part once, ascending, so that the lower part wins a tie in fraction.
-    near = sorted_unique(found[:used])
+    # Each part the segment's box sweep touches, once, ascending: the lower part wins a tie.
+    near = sweep_parts(index, sx, sy, ex, ey, 0.0, 0.0)
     hit_part = np.empty(len(near), dtype=np.int64)
     hit_fraction = np.empty(len(near))
     hit_normal = np.empty((len(near), 2))
     hits = 0
     for p in near:
         if not ray_admits(index, category, sensor, mask, p):
-            continue
-        if sweep_entry(part_floats, p, sx, sy, dx, dy, 0.0, 0.0) > 1.0:
             continue
         hit, t, nx, ny = segment_hit(index, p, sx, sy, dx, dy)
         if hit:

@@ -18,6 +18,9 @@ import numpy as np
 from .jit import kernel
 from .narrowphase import collide_kernel
 
+# Slots of the first hash table that ``distinct_ids`` tries (room for 32 distinct shapes).
+SMALL_TABLE = 64
+
 
 @kernel(inline=True)
 def table_reach(vertices, radius):
@@ -179,3 +182,48 @@ def collide_one_pair(
         separation[0], toi[0], normal[0].copy(), depth[0], mtv[0].copy(),
         points[0, : count[0]].copy(), found[7][0], found[8][0],
     )  # fmt: skip
+
+
+@kernel
+def distinct_ids(ids):
+    """The distinct values of ``ids`` (N,) int64, in the order first seen.
+
+    Returns (first (D,) int64 index of each one's first occurrence, which (N,) int64 the
+    rank of each id among them), from a hash table (open addressing). Batches usually hold
+    a few distinct shapes: a small table is tried first, and only when it fills up is a
+    table sized for N used.
+    """
+    n = len(ids)
+    which = np.empty(n, dtype=np.int64)
+    slots = SMALL_TABLE
+    while True:
+        keys = np.empty(slots, dtype=np.int64)
+        rank = np.full(slots, -1, dtype=np.int64)
+        first = np.empty(slots // 2, dtype=np.int64)
+        distinct = _rank_ids(ids, keys, rank, first, which)
+        if distinct >= 0:
+            return first[:distinct], which
+        while slots < 2 * n + 2:
+            slots *= 2
+
+
+@kernel(inline=True)
+def _rank_ids(ids, keys, rank, first, which):
+    """Fill ``which`` (N,) and ``first`` with the ranks of ``ids`` in a table of ``keys`` and
+    ``rank`` (S,) kept at most half full; the number of distinct ids, or -1 when they do
+    not fit."""
+    mask = len(keys) - 1
+    distinct = 0
+    for i in range(len(ids)):
+        key = ids[i]
+        h = key ^ (key >> 17)
+        slot = ((h * 0x45D9F3B) ^ (h >> 29)) & mask
+        while rank[slot] >= 0 and keys[slot] != key:
+            slot = (slot + 1) & mask
+        if rank[slot] < 0:
+            if 2 * (distinct + 1) > len(keys):
+                return -1
+            keys[slot], rank[slot], first[distinct] = key, distinct, i
+            distinct += 1
+        which[i] = rank[slot]
+    return distinct
