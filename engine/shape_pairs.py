@@ -167,20 +167,30 @@ def collide_one_pair(
     Returns (separation, toi or NaN, normal (2,), depth, mtv (2,), points (k, 2),
     a_in_b, b_in_a).
     """
+    va, na, ca, ra = vertices_a.copy(), normals_a.copy(), count_a.copy(), radius_a.copy()
+    vb, nb, cb, rb = vertices_b.copy(), normals_b.copy(), count_b.copy(), radius_b.copy()
+    poses_a, poses_b = np.array([[xa, ya, angle_a]]), np.array([[xb, yb, angle_b]])
+    velocity = np.array([[vx, vy]])
     first = np.zeros(1, dtype=np.int64)
-    which = np.zeros(1, dtype=np.int64)
-    found = collide_shape_pairs(
-        vertices_a.copy(), normals_a.copy(), count_a.copy(), radius_a.copy(), first,
-        np.array([len(count_a)]), which, np.array([[xa, ya, angle_a]]),
-        vertices_b.copy(), normals_b.copy(), count_b.copy(), radius_b.copy(), first,
-        np.array([len(count_b)]), which, np.array([[xb, yb, angle_b]]),
-        np.array([[vx, vy]]), sweep, dt,
-    )  # fmt: skip
-    separation, normal, toi, points, count = found[0], found[1], found[2], found[3], found[5]
-    _, _, depth, mtv = batch_answers(separation, normal, toi)
+    if len(ca) == 1 and len(cb) == 1:  # one convex pair: no shape-pair bookkeeping
+        found = collide_kernel(
+            va, na, ca, ra, table_reach(va, ra), first, poses_a,
+            vb, nb, cb, rb, table_reach(vb, rb), first, poses_b,
+            velocity, sweep, np.full(1, dt), np.zeros(1), 0.0,
+        )  # fmt: skip
+    else:
+        found = collide_shape_pairs(
+            va, na, ca, ra, first, np.array([len(ca)]), first, poses_a,
+            vb, nb, cb, rb, first, np.array([len(cb)]), first, poses_b,
+            velocity, sweep, dt,
+        )  # fmt: skip
+    separation, normal, toi, points, count = found[0][0], found[1], found[2][0], found[3], found[5]
+    d = -separation
+    depth = d if d >= 0.0 or np.isnan(d) else 0.0  # as batch_answers
+    mtv = np.array([-normal[0, 0] * depth, -normal[0, 1] * depth])
     return (
-        separation[0], toi[0], normal[0].copy(), depth[0], mtv[0].copy(),
-        points[0, : count[0]].copy(), found[7][0], found[8][0],
+        separation, toi, normal[0].copy(), depth, mtv, points[0, : count[0]].copy(),
+        found[7][0], found[8][0],
     )  # fmt: skip
 
 
