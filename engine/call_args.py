@@ -1,4 +1,5 @@
-"""Arguments of the one-call APIs (a point, a pose, a velocity, dt) read as Python floats.
+"""Arguments of the kernel-backed APIs: points, poses, velocities and dt read as Python
+floats, and arrays brought to the one layout the kernels are compiled for.
 
 A query or a ``collide`` call is a few microseconds of work, and turning a point into a
 checked numpy array costs as much again. Tuples, lists and 1-D numeric arrays of finite
@@ -58,6 +59,14 @@ def pose_floats(value, argument: str) -> tuple[float, float, float]:
                 if (x - x) + (y - y) + (angle - angle) == 0.0:
                     return x, y, angle
     return tuple(as_finite_array(value, (3,), argument).tolist())
+
+
+def kernel_layout(array: np.ndarray) -> np.ndarray:
+    """``array`` if it is writable and C-contiguous, else such a copy: the one layout the
+    kernels are compiled for (a read-only or strided array would compile another)."""
+    if not (array.flags.c_contiguous and array.flags.writeable):
+        array = np.array(array, order="C")
+    return array
 
 
 def finite_float(value, argument: str) -> float:

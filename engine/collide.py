@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .call_args import finite_float, pose_floats, vector_floats
+from .call_args import finite_float, kernel_layout, pose_floats, vector_floats
 from .packing import concatenate
 from .shape_pairs import batch_answers, collide_one_pair, collide_shape_pairs, distinct_ids
 from .shapes import Shape
@@ -135,12 +135,12 @@ def collide_many(shapes_a, poses_a, shapes_b, poses_b, velocities=None, dt: floa
     >>> collide_many(Circle(1), poses, Circle(1), np.zeros((2, 3))).intersect.tolist()
     [True, False]
     """
-    poses_a = _writable(as_finite_array(poses_a, (-1, 3), "poses_a"))
+    poses_a = kernel_layout(as_finite_array(poses_a, (-1, 3), "poses_a"))
     n = len(poses_a)
-    poses_b = _writable(as_finite_array(poses_b, (n, 3), "poses_b"))
+    poses_b = kernel_layout(as_finite_array(poses_b, (n, 3), "poses_b"))
     sweep = velocities is not None
     if sweep:
-        velocities = _writable(as_finite_array(velocities, (n, 2), "velocities"))
+        velocities = kernel_layout(as_finite_array(velocities, (n, 2), "velocities"))
     else:
         velocities = np.zeros((n, 2))
     dt = as_finite_float(dt, "dt")
@@ -194,11 +194,3 @@ def _joined(packed: list) -> tuple:
     if len(widths) > 1:
         packed = [concatenate(packed)]  # pads the narrower tables to the widest
     return tuple(np.concatenate(field) for field in zip(*packed))
-
-
-def _writable(array: np.ndarray) -> np.ndarray:
-    """A writable C-contiguous copy unless ``array`` already is one: the layout the kernels
-    compile for."""
-    if not (array.flags.c_contiguous and array.flags.writeable):
-        array = np.array(array, order="C")
-    return array

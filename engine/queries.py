@@ -31,17 +31,6 @@ from .shapes import Shape
 
 ALL_CATEGORIES = 0xFFFF
 
-__all__ = [
-    "ALL_CATEGORIES",
-    "QueryIndex",
-    "ShapeHit",
-    "current_index",
-    "query_aabb",
-    "query_point",
-    "shape_cast",
-    "sweep_candidates",
-]
-
 
 @dataclass(frozen=True, eq=False)
 class ShapeHit:
@@ -75,6 +64,7 @@ def check_world(world) -> None:
 
 def check_mask(mask) -> int:
     """A 16-bit category mask as an int: TypeError for a non-int, ValueError out of range."""
+    # A plain int, the usual mask, skips the slower abstract-class check.
     if type(mask) is not int and (isinstance(mask, bool) or not isinstance(mask, numbers.Integral)):
         raise TypeError(f"mask: expected an int, got {type(mask).__name__}")
     if not 0 <= mask <= ALL_CATEGORIES:

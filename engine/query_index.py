@@ -108,7 +108,7 @@ def stamp(world) -> tuple:
 
 def current_index(world) -> QueryIndex:
     """The world's query index, rebuilt first if the world changed since it was built."""
-    now = (world._bodies.count, world._next_id, world._steps, world._pose_revision)
+    now = stamp(world)
     cached = _CACHE.get(world)
     if cached is not None and cached.stamp == now:
         return cached.index

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .body import Body
-from .call_args import vector_floats
+from .call_args import kernel_layout, vector_floats
 from .queries import ALL_CATEGORIES, bodies_at, check_mask, check_world
 from .query_index import current_index
 from .ray_kernels import raycast_every, raycast_one, raycast_rays
@@ -93,8 +93,8 @@ def raycast_many(world, starts, ends, mask: int = ALL_CATEGORIES) -> RayHits:
     rays together, which is much faster than R calls.
     """
     check_world(world)
-    starts = _writable(as_finite_array(starts, (-1, 2), "starts"))
-    ends = _writable(as_finite_array(ends, (len(starts), 2), "ends"))
+    starts = kernel_layout(as_finite_array(starts, (-1, 2), "starts"))
+    ends = kernel_layout(as_finite_array(ends, (len(starts), 2), "ends"))
     if np.any(np.all(starts == ends, axis=1)):
         raise ValueError("ends: every ray needs end != start (a zero-length ray has no direction)")
     mask = check_mask(mask)
@@ -112,10 +112,3 @@ def _segment(start, end) -> tuple[float, float, float, float]:
     if sx == ex and sy == ey:
         raise ValueError("end: must differ from start (a zero-length ray has no direction)")
     return sx, sy, ex, ey
-
-
-def _writable(array: np.ndarray) -> np.ndarray:
-    """A writable C-contiguous float64 array: the one layout the kernels compile for."""
-    if not (array.flags.c_contiguous and array.flags.writeable):
-        array = np.array(array, dtype=np.float64, order="C")
-    return array
