@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Box, Circle, ConcavePolygon, Polygon, World, collide_many, query_index
+from engine.narrowphase import collide_parts
 from engine.queries import (
     QueryIndex,
     current_index,
@@ -674,3 +675,32 @@ def test_sweep_candidates_cover_every_hit():
         bodies = index.part_ints[part[owner == r], query_index.BODY]
         assert hits.body_row[r] in bodies
     assert np.all(np.diff(owner * len(index.part_ints) + part) > 0)  # sorted, each once
+
+
+@settings(max_examples=10)
+@given(seed=seeds, bodies=st.integers(20, 200))
+def test_shape_cast_is_the_narrow_phase_to_the_last_bit(seed, bodies):
+    """shape_cast's toi is the least toi of the narrow phase run on the shape's parts against
+    every part of the world (ties to the body added first), exactly: it runs that kernel."""
+    world, _, extent = build_world(seed, bodies)
+    rng = np.random.default_rng(seed + 6)
+    parts = world._parts.packed()
+    owner = world._parts.table.view("body")
+    poses = np.column_stack([world.positions, world.angles])[owner]
+    solid = ~world._bodies.view("sensor")[owner]
+    for shape in (Box(0.6, 0.4), Circle(0.3), ConcavePolygon([(0, 0), (1, 0), (1, 1), (0.5, 0.3)])):
+        pose = np.array([*rng.uniform(-2, extent + 2, 2), rng.uniform(-3, 3)])
+        motion = rng.normal(size=2) * rng.choice([0.5, 5.0, extent])
+        toi = np.full(len(owner), np.inf)
+        for k in range(len(shape.parts)):
+            found = collide_parts(
+                shape.packed, np.full(len(owner), k), np.tile(pose, (len(owner), 1)),
+                parts, np.arange(len(owner)), poses, np.tile(motion, (len(owner), 1)), 1.0,
+            )  # fmt: skip
+            toi = np.fmin(toi, np.where(solid, found.toi, np.inf))
+        hit = shape_cast(world, shape, pose, motion)
+        if not np.isfinite(toi.min()):
+            assert hit is None
+            continue
+        assert hit.toi == toi.min()
+        assert world.bodies[owner[np.flatnonzero(toi == toi.min())[0]]] is hit.body
