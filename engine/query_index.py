@@ -232,13 +232,26 @@ def build_grid(positions, angles, part_body, vertices, count, radius, reach):
         part_ints[i, BODY], part_ints[i, SLOTS] = part_body[i], count[i]
         fill_part_box(frames, part_body[i], vertices, count[i], radius[i], reach[i], i, part_floats)
     grid = np.array([0.0, 0.0, 1.0])
-    columns = rows = 1
     if p:
         grid[CELL], grid[ORIGIN_X], grid[ORIGIN_Y] = _cell_size(part_floats)
+    columns, rows, listed = _place_parts(part_ints, part_floats, grid)
+    buckets = 16
+    while buckets < listed:
+        buckets *= 2
+    bucket_start, entries, unlisted = _fill_buckets(part_ints, rows, buckets, listed)
+    large = len(unlisted) - MAX_DIRTY_PARTS
+    counts = np.array([columns, rows, buckets - 1, large, large], dtype=np.int64)
+    return frames, part_ints, part_floats, grid, counts, bucket_start, entries, unlisted
+
+
+@kernel(inline=True)
+def _place_parts(part_ints, part_floats, grid):
+    """Write each part's first and last cell into ``part_ints``; returns the grid's columns
+    and rows and the number of (part, cell) entries of the parts kept in it."""
     size, ox, oy = grid[CELL], grid[ORIGIN_X], grid[ORIGIN_Y]
-    large = 0
+    columns = rows = 1
     listed = 0
-    for i in range(p):
+    for i in range(len(part_ints)):
         first_x = math.floor((part_floats[i, LOW_X] - ox) / size)
         first_y = math.floor((part_floats[i, LOW_Y] - oy) / size)
         last_x = math.floor((part_floats[i, HIGH_X] - ox) / size)
@@ -246,14 +259,21 @@ def build_grid(positions, angles, part_body, vertices, count, radius, reach):
         part_ints[i, FIRST_COLUMN], part_ints[i, FIRST_ROW] = first_x, first_y
         part_ints[i, LAST_COLUMN], part_ints[i, LAST_ROW] = last_x, last_y
         columns, rows = max(columns, last_x + 1), max(rows, last_y + 1)
-        if is_large(part_ints, i):
-            large += 1
-        else:
+        if not is_large(part_ints, i):
             listed += (last_x - first_x + 1) * (last_y - first_y + 1)
-    buckets = 16
-    while buckets < listed:
-        buckets *= 2
+    return columns, rows, listed
+
+
+@kernel(inline=True)
+def _fill_buckets(part_ints, rows, buckets, listed):
+    """The grid's hash table: bucket_start (B + 1,), entries (E, 2) of (part, cell key) in
+    bucket order, parts ascending within a bucket (a counting sort); and ``unlisted`` with
+    the large parts first and room for MAX_DIRTY_PARTS more."""
+    p = len(part_ints)
     mask = buckets - 1
+    large = 0
+    for i in range(p):
+        large += is_large(part_ints, i)
     unlisted = np.empty(large + MAX_DIRTY_PARTS, dtype=np.int64)
     bucket_start = np.zeros(buckets + 1, dtype=np.int64)
     large = 0
@@ -278,8 +298,7 @@ def build_grid(positions, angles, part_body, vertices, count, radius, reach):
                 b = bucket_of(key, mask)
                 entries[fill[b], 0], entries[fill[b], 1] = i, key
                 fill[b] += 1
-    counts = np.array([columns, rows, mask, large, large], dtype=np.int64)
-    return frames, part_ints, part_floats, grid, counts, bucket_start, entries, unlisted
+    return bucket_start, entries, unlisted
 
 
 @kernel(inline=True)

@@ -152,18 +152,8 @@ def raycast_every(
             hit_part[hits], hit_fraction[hits] = p, t
             hit_normal[hits, 0], hit_normal[hits, 1] = nx, ny
             hits += 1
-    # A body's first hit: its parts are one ascending run, so scan each run for the least.
-    first = np.empty(hits, dtype=np.int64)
-    bodies = 0
-    for j in range(hits):
-        body = part_ints[hit_part[j], BODY]
-        if bodies and part_ints[hit_part[first[bodies - 1]], BODY] == body:
-            if hit_fraction[j] < hit_fraction[first[bodies - 1]]:
-                first[bodies - 1] = j
-        else:
-            first[bodies] = j
-            bodies += 1
-    first = first[:bodies]
+    first = _first_per_body(part_ints, hit_part[:hits], hit_fraction[:hits])
+    bodies = len(first)
     # Nearest first; bodies are in ascending order already, and the sort is stable.
     first = first[stable_order(hit_fraction[first])]
     body_out = np.empty(bodies, dtype=np.int64)
@@ -177,3 +167,20 @@ def raycast_every(
         point_out[k, 0], point_out[k, 1] = sx + t * dx, sy + t * dy
         normal_out[k, 0], normal_out[k, 1] = hit_normal[j, 0], hit_normal[j, 1]
     return body_out, fraction_out, point_out, normal_out
+
+
+@kernel(inline=True)
+def _first_per_body(part_ints, hit_part, hit_fraction):
+    """Of hits (M,) on parts ascending, the index of each body's first hit: its least
+    fraction, the lower part on a tie. A body's parts are one ascending run of rows."""
+    first = np.empty(len(hit_part), dtype=np.int64)
+    bodies = 0
+    for j in range(len(hit_part)):
+        body = part_ints[hit_part[j], BODY]
+        if bodies and part_ints[hit_part[first[bodies - 1]], BODY] == body:
+            if hit_fraction[j] < hit_fraction[first[bodies - 1]]:
+                first[bodies - 1] = j
+        else:
+            first[bodies] = j
+            bodies += 1
+    return first[:bodies]
