@@ -22,6 +22,9 @@ wall is treated as vertical, so only the horizontal push into it is removed and 
 keeps its own vertical part. A horizontal walk therefore stops at the foot of a steep slope
 (and gravity still finds the ground there), while sliding along vertical walls and
 overhangs is the plain projection.
+
+The whole move, push-out and slides, is one kernel call on the world's query index; the
+moved body is then patched into the index, so the next query need not rebuild it.
 """
 
 from __future__ import annotations
@@ -31,27 +34,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .filtering import pairs_pass_filter
-from .narrowphase import collide_parts
-from .queries import (
+from .call_args import finite_float, vector_floats
+from .cast_kernels import deepest_contact, first_impact, index_parts
+from .jit import kernel
+from .queries import ALL_CATEGORIES, check_body, check_world
+from .query_index import (
+    ANGLE,
     QueryIndex,
-    box_candidates,
-    check_body,
-    check_world,
+    X,
+    Y,
     current_index,
-    first_impact,
-    note_moves,
-    solid,
-    subset_parts,
+    forget,
+    parts_of_body,
+    patch_moved_body,
+    restamp,
 )
-from .swept_bounds import part_bounds
-from .validation import as_finite_float, as_vector
 
 # Gap kept between the moved body and what it touches, m.
 SKIN = 1e-3
 # Push-out passes when the body starts overlapping several bodies at once.
 DEPENETRATION_PASSES = 4
-UP = np.array([0.0, 1.0])
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,55 +85,29 @@ def move_and_slide(
     """
     check_world(world)
     row = check_body(world, body)
-    motion = as_vector(motion, "motion")
+    mx, my = vector_floats(motion, "motion")
     max_slides = _check_slides(max_slides)
     floor_cos = math.cos(_check_floor_angle(floor_angle))
     index = current_index(world)
-    parts = _parts_of(index, row)
-    pose = index.poses[row].copy()
-    admits = _obstacles_of(world, row)
-    contacts: list = []
-
-    pose[:2] = _push_out(world, index, parts, pose, admits, contacts)
-    remaining = motion
-    for _ in range(max_slides):
-        if not remaining.any():
-            break
-        hit = first_impact(index, index.parts, parts, pose, remaining, admits)
-        if hit is None:
-            pose[:2] += remaining
-            break
-        travel = _travel_before(hit.toi, hit.normal, remaining)
-        pose[:2] += travel * remaining
-        contacts.append((world._handles[hit.row], -hit.normal))
-        wall = float(-hit.normal @ UP) < floor_cos
-        remaining = _slide((1.0 - travel) * remaining, hit.normal, wall)
-
-    if not np.array_equal(pose[:2], index.positions[row]):
-        body.position = pose[:2]  # validated, like any write (and only when it moved)
-        # Patch the moved body into the index, so that the next query need not rebuild it.
-        note_moves(world, index, np.array([row]))
-    on_floor = any(float(normal @ UP) >= floor_cos for _, normal in contacts)
-    return SlideResult(pose[:2].copy(), contacts, on_floor)
-
-
-def _obstacles_of(world, row: int):
-    """Which bodies block body ``row``: rows (M,) -> (M,) bool.
-
-    The same rule as the step's: not itself, no sensors, and the collision filter
-    (category, mask, group) must let the pair collide.
-    """
     arrays = world._bodies.arrays
-    if "category" not in arrays:
-        return lambda rows: (rows != row) & solid(world, rows)
-
-    def admits(rows: np.ndarray) -> np.ndarray:
-        passes = pairs_pass_filter(
-            arrays["category"], arrays["mask"], arrays["group"], np.full_like(rows, row), rows
-        )
-        return (rows != row) & solid(world, rows) & passes
-
-    return admits
+    x, y, rows, normals, on_floor, moved, patched = slide_body(
+        *index, row, arrays["category"], arrays["mask"], arrays["group"], arrays["sensor"],
+        ALL_CATEGORIES, mx, my, max_slides, floor_cos,
+    )  # fmt: skip
+    if moved:
+        try:
+            body.position = (x, y)  # validated, like any write (and only when it moved)
+        except ValueError:
+            forget(world)  # the index has the move the world refused
+            raise
+        # The kernel patched the moved body into the index: the next query need not
+        # rebuild it, unless too many bodies have been patched in since the build.
+        if patched:
+            restamp(world, index)
+        else:
+            forget(world)
+    contacts = list(zip(world._handles_by_row()[rows].tolist(), normals))
+    return SlideResult(np.array([x, y]), contacts, on_floor)
 
 
 def _check_slides(value) -> int:
@@ -143,85 +119,102 @@ def _check_slides(value) -> int:
 
 
 def _check_floor_angle(value) -> float:
-    value = as_finite_float(value, "floor_angle")
+    value = finite_float(value, "floor_angle")
     if not 0.0 <= value <= math.pi:
         raise ValueError(f"floor_angle: must be in [0, pi], got {value}")
     return value
 
 
-def _parts_of(index: QueryIndex, row: int) -> np.ndarray:
-    """(S,) part rows of body ``row``: one contiguous run, found by bisection."""
-    first, stop = np.searchsorted(index.part_body, [row, row + 1])
-    return np.arange(first, stop)
+@kernel
+def slide_body(
+    frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
+    unlisted, row, category, masks, groups, sensor, mask, mx, my, max_slides, floor_cos,
+):  # fmt: skip
+    """The move of body ``row`` by (mx, my) (see the module docstring). What blocks it is the
+    collision filter's call (``cast_kernels.blocks``; ``mask`` is unused for a body).
+
+    Returns its new position x, y; the contacts met, in order: body rows (C,) int64 and unit
+    normals (C, 2) from each obstacle towards the body; whether any normal is within the
+    floor angle of up (its y >= floor_cos); whether it moved; and whether its new pose was
+    patched into the index (see ``query_index.patch_moved_body``).
+    """
+    index = QueryIndex(
+        frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
+        unlisted,
+    )  # fmt: skip
+    first, stop = parts_of_body(part_ints, row)
+    mover = index_parts(index, np.arange(first, stop))
+    x, y, angle = frames[row, X], frames[row, Y], frames[row, ANGLE]
+    met = np.empty(DEPENETRATION_PASSES + max_slides, dtype=np.int64)
+    met_normal = np.empty((DEPENETRATION_PASSES + max_slides, 2))
+    count = 0
+    # 1. Out of whatever it touches: along the deepest contact's normal, to SKIN beyond.
+    for _ in range(DEPENETRATION_PASSES):
+        other, separation, nx, ny = deepest_contact(
+            index, mover, x, y, angle, SKIN, row, category, masks, groups, sensor, mask
+        )
+        if other < 0:
+            break
+        x -= nx * (SKIN - separation)
+        y -= ny * (SKIN - separation)
+        met[count], met_normal[count, 0], met_normal[count, 1] = other, -nx, -ny
+        count += 1
+    # 2. Sweep, stop short of the first hit, slide the rest along it.
+    rx, ry = mx, my
+    for _ in range(max_slides):
+        if rx == 0.0 and ry == 0.0:
+            break
+        other, toi, nx, ny, _, _ = first_impact(
+            index, mover, x, y, angle, rx, ry, row, category, masks, groups, sensor, mask
+        )
+        if other < 0:
+            x += rx
+            y += ry
+            break
+        travel = travel_before(toi, nx, ny, rx, ry)
+        x += travel * rx
+        y += travel * ry
+        met[count], met_normal[count, 0], met_normal[count, 1] = other, -nx, -ny
+        count += 1
+        rx, ry = slide((1.0 - travel) * rx, (1.0 - travel) * ry, nx, ny, -ny < floor_cos)
+    on_floor = False
+    for k in range(count):
+        on_floor = on_floor or met_normal[k, 1] >= floor_cos
+    moved = x != frames[row, X] or y != frames[row, Y]
+    patched = moved and patch_moved_body(index, row, x, y, angle)
+    return x, y, met[:count], met_normal[:count], on_floor, moved, patched
 
 
-def _travel_before(toi: float, normal: np.ndarray, motion: np.ndarray) -> float:
-    """Fraction of ``motion`` to move so as to stop SKIN short of a surface hit at ``toi``.
+@kernel(inline=True)
+def travel_before(toi, nx, ny, rx, ry):
+    """Fraction of the motion (rx, ry) to move so as to stop SKIN short of a surface hit at
+    ``toi`` with normal (nx, ny) (from the body into the surface).
 
     Backing up along the motion (not along the normal) retraces a path the sweep found free,
     so it cannot push the body into something else.
     """
-    closing = float(normal @ motion)  # how fast the gap shrinks per unit fraction
+    closing = nx * rx + ny * ry  # how fast the gap shrinks per unit fraction
     if closing <= 0.0:
         return 0.0
     return max(0.0, toi - SKIN / closing)
 
 
-def _slide(remaining: np.ndarray, normal: np.ndarray, wall: bool) -> np.ndarray:
-    """The rest of the motion after meeting a surface whose normal (into it) is ``normal``.
+@kernel(inline=True)
+def slide(rx, ry, nx, ny, wall):
+    """The rest (rx, ry) of the motion after meeting a surface whose normal into it is
+    (nx, ny).
 
     The part heading into the surface is removed. Along a wall that faces upward (a steep
     slope) that slide would climb: there the wall is treated as vertical instead, removing
     only the horizontal push, so the slide keeps exactly the motion's own vertical part
     (gravity still pulls down along the slope's foot, a jump still rises, nothing more).
     """
-    into = float(remaining @ normal)
+    into = rx * nx + ry * ny
     if into <= 0.0:
-        return remaining.copy()
-    slid = remaining - normal * into
+        return rx, ry
+    sx, sy = rx - nx * into, ry - ny * into
     # Climbing is what a wall must not give: a slide that ends higher than the motion asked
     # (and higher than level). Sliding down a steep face while falling stays allowed.
-    if wall and slid[1] > max(remaining[1], 0.0) and normal[0] != 0.0:
-        slid = np.array([0.0, remaining[1]])
-    return slid
-
-
-def _push_out(world, index, parts, pose, admits, contacts) -> np.ndarray:
-    """The body's position after pushing it out of whatever it touches or overlaps.
-
-    Each pass moves it along the minimum translation of its deepest contact, to SKIN
-    beyond touching, and records the contact. A body wedged between several others may
-    still touch one after DEPENETRATION_PASSES passes.
-    """
-    position = pose[:2].copy()
-    for _ in range(DEPENETRATION_PASSES):
-        deepest = _deepest_contact(index, parts, np.append(position, pose[2]), admits)
-        if deepest is None:
-            break
-        other, separation, normal = deepest
-        position -= normal * (SKIN - separation)
-        contacts.append((world._handles[other], -normal))
-    return position
-
-
-def _deepest_contact(index: QueryIndex, parts, pose, admits):
-    """(body row, separation, normal from the body) of its deepest touching pair, or None."""
-    lower, upper = part_bounds(
-        subset_parts(index.parts, parts), np.broadcast_to(pose, (len(parts), 3))
-    )
-    near = box_candidates(index, lower.min(axis=0) - SKIN, upper.max(axis=0) + SKIN)
-    near = near[admits(index.part_body[near])]
-    if len(near) == 0:
-        return None
-    # Tables of just these parts: the narrow phase's set-up is O(table), not O(pairs).
-    pair_a = np.repeat(np.arange(len(parts)), len(near))
-    pair_b = np.tile(np.arange(len(near)), len(parts))
-    found = collide_parts(
-        subset_parts(index.parts, parts), pair_a, np.broadcast_to(pose, (len(pair_a), 3)),
-        subset_parts(index.parts, near), pair_b, index.poses[index.part_body[near[pair_b]]],
-    )  # fmt: skip
-    deepest = int(np.argmin(found.separation))
-    if found.separation[deepest] > 0.0:
-        return None
-    other = int(index.part_body[near[pair_b[deepest]]])
-    return other, float(found.separation[deepest]), found.normal[deepest]
+    if wall and sy > max(ry, 0.0) and nx != 0.0:
+        return 0.0, ry
+    return sx, sy

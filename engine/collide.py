@@ -1,9 +1,14 @@
 """Public narrow phase: ``collide`` for one pair of shapes, ``collide_many`` for N at once.
 
-Both run the same batched kernels (``engine.narrowphase``), so they give the same numbers.
-A concave shape takes part through its convex parts: every part pair is tested, and the
-answer for the shape pair is the deepest part pair (for points, normal and depth) and the
-earliest (for time of impact).
+Both run the same kernels (``engine.shape_pairs`` over ``engine.narrowphase``), so they give
+the same numbers. A concave shape takes part through its convex parts: every part pair is
+tested, and the answer for the shape pair is the deepest part pair (for points, normal and
+depth) and the earliest (for time of impact).
+
+Python checks the arguments, makes one kernel call and builds the answer: a ``collide``
+call costs a few microseconds, and ``collide_many`` reads each element of its shape
+sequences once (its identity, to find the distinct shapes) and leaves every loop over pairs
+to the kernels.
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .narrowphase import collide_parts
-from .packing import PackedParts, concatenate
+from .call_args import finite_float, kernel_layout, pose_floats, vector_floats
+from .packing import concatenate
+from .shape_pairs import batch_answers, collide_one_pair, collide_shape_pairs, distinct_ids
 from .shapes import Shape
 from .validation import as_finite_array, as_finite_float
 
@@ -95,24 +101,25 @@ def collide(shape_a, pose_a, shape_b, pose_b, velocity=(0.0, 0.0), dt: float = 1
     >>> hit.intersect, hit.depth, hit.mtv.tolist()
     (True, 0.5, [-0.5, -0.0])
     """
-    for name, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
-        if not isinstance(shape, Shape):
-            raise TypeError(f"{name}: expected a shape, got {type(shape).__name__}")
-    pose_a = as_finite_array(pose_a, (3,), "pose_a")
-    pose_b = as_finite_array(pose_b, (3,), "pose_b")
-    velocity = as_finite_array(velocity, (2,), "velocity")
-    if len(shape_a.parts) > 1 or len(shape_b.parts) > 1:
-        return collide_many(shape_a, pose_a[None], shape_b, pose_b[None], velocity[None], dt)[0]
-    # One convex pair: the same kernel, without the bookkeeping of a batch of shapes.
-    dt = as_finite_float(dt, "dt")
+    if not isinstance(shape_a, Shape):
+        raise TypeError(f"shape_a: expected a shape, got {type(shape_a).__name__}")
+    if not isinstance(shape_b, Shape):
+        raise TypeError(f"shape_b: expected a shape, got {type(shape_b).__name__}")
+    xa, ya, angle_a = pose_floats(pose_a, "pose_a")
+    xb, yb, angle_b = pose_floats(pose_b, "pose_b")
+    vx, vy = vector_floats(velocity, "velocity")
+    dt = finite_float(dt, "dt")
     if dt < 0.0:
         raise ValueError(f"dt: must be >= 0, got {dt}")
-    first = np.zeros(1, dtype=np.int64)
-    found = collide_parts(
-        shape_a.packed, first, pose_a[None], shape_b.packed, first, pose_b[None],
-        velocity[None], dt,
+    a, b = shape_a.packed, shape_b.packed
+    separation, toi, normal, depth, mtv, points, a_in_b, b_in_a = collide_one_pair(
+        a.vertices, a.normals, a.count, a.radius, xa, ya, angle_a,
+        b.vertices, b.normals, b.count, b.radius, xb, yb, angle_b, vx, vy, True, dt,
     )  # fmt: skip
-    return _batch(found)[0]
+    return Collision(
+        separation <= 0.0, toi == toi, None if toi != toi else toi, normal, depth, separation,
+        mtv, points, a_in_b, b_in_a,
+    )  # fmt: skip
 
 
 def collide_many(shapes_a, poses_a, shapes_b, poses_b, velocities=None, dt: float = 1.0):
@@ -128,104 +135,62 @@ def collide_many(shapes_a, poses_a, shapes_b, poses_b, velocities=None, dt: floa
     >>> collide_many(Circle(1), poses, Circle(1), np.zeros((2, 3))).intersect.tolist()
     [True, False]
     """
-    poses_a = as_finite_array(poses_a, (-1, 3), "poses_a")
+    poses_a = kernel_layout(as_finite_array(poses_a, (-1, 3), "poses_a"))
     n = len(poses_a)
-    poses_b = as_finite_array(poses_b, (n, 3), "poses_b")
-    if velocities is not None:
-        velocities = as_finite_array(velocities, (n, 2), "velocities")
+    poses_b = kernel_layout(as_finite_array(poses_b, (n, 3), "poses_b"))
+    sweep = velocities is not None
+    if sweep:
+        velocities = kernel_layout(as_finite_array(velocities, (n, 2), "velocities"))
+    else:
+        velocities = np.zeros((n, 2))
     dt = as_finite_float(dt, "dt")
     if dt < 0.0:
         raise ValueError(f"dt: must be >= 0, got {dt}")
-    catalog_a, which_a = _catalog(shapes_a, n, "shapes_a")
-    catalog_b, which_b = _catalog(shapes_b, n, "shapes_b")
-
-    table_a, first_a, count_a = _part_table(catalog_a)
-    table_b, first_b, count_b = _part_table(catalog_b)
-    per_pair_a, per_pair_b = count_a[which_a], count_b[which_b]
-    expanded = per_pair_a * per_pair_b
-    pair = np.repeat(np.arange(n), expanded)
-    # Index of each part pair within its shape pair, split into (part of A, part of B).
-    within = np.arange(len(pair)) - np.repeat(np.cumsum(expanded) - expanded, expanded)
-    parts_a = first_a[which_a][pair] + within // per_pair_b[pair]
-    parts_b = first_b[which_b][pair] + within % per_pair_b[pair]
-
-    found = collide_parts(
-        table_a,
-        parts_a,
-        poses_a[pair],
-        table_b,
-        parts_b,
-        poses_b[pair],
-        None if velocities is None else velocities[pair],
-        dt,
-    )
-    if len(pair) != n:
-        found = _deepest_per_pair(found, pair, n, per_pair_a, per_pair_b)
-
-    return _batch(found)
-
-
-def _batch(found) -> CollisionBatch:
-    """The public answers from the kernels' Contacts."""
-    depth = np.maximum(-found.separation, 0.0)
+    table_a, first_a, parts_a, which_a = shape_table(shapes_a, n, "shapes_a")
+    table_b, first_b, parts_b, which_b = shape_table(shapes_b, n, "shapes_b")
+    found = collide_shape_pairs(
+        *table_a, first_a, parts_a, which_a, poses_a, *table_b, first_b, parts_b, which_b,
+        poses_b, velocities, sweep, dt,
+    )  # fmt: skip
+    separation, normal, toi, points, _, point_count, _, a_in_b, b_in_a = found
+    intersect, will_intersect, depth, mtv = batch_answers(separation, normal, toi)
     return CollisionBatch(
-        intersect=found.separation <= 0.0,
-        will_intersect=~np.isnan(found.toi),
-        toi=found.toi,
-        normal=found.normal,
-        depth=depth,
-        separation=found.separation,
-        mtv=-found.normal * depth[:, None],
-        points=found.points,
-        point_count=found.point_count,
-        a_in_b=found.a_in_b,
-        b_in_a=found.b_in_a,
-    )
+        intersect, will_intersect, toi, normal, depth, separation, mtv, points, point_count,
+        a_in_b, b_in_a,
+    )  # fmt: skip
 
 
-def _catalog(shapes, n: int, argument: str) -> tuple[list, np.ndarray]:
-    """Distinct shapes and, for each of the N pairs, which of them it uses."""
+def shape_table(shapes, n: int, argument: str):
+    """The distinct shapes of ``shapes`` (one shape, or a sequence of N) as one packed table.
+
+    Returns (vertices, normals, count, radius) of all their parts, (D,) int64 first row and
+    part count of each distinct shape, and (N,) int64 which distinct shape each pair uses.
+    The sequence is read once, at C speed (each element's identity); finding the distinct
+    ones is a kernel's loop.
+    """
     if isinstance(shapes, Shape):
-        return [shapes], np.zeros(n, dtype=np.int64)
-    if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__len__"):
-        raise TypeError(f"{argument}: expected a shape or a sequence of shapes")
-    if len(shapes) != n:
-        raise ValueError(f"{argument}: expected {n} shapes (one per pose), got {len(shapes)}")
-    try:
-        uids = np.fromiter((shape._uid for shape in shapes), dtype=np.int64, count=n)
-    except AttributeError:
-        bad = next(s for s in shapes if not isinstance(s, Shape))
-        raise TypeError(f"{argument}: expected shapes, got {type(bad).__name__}") from None
-    distinct, first_seen, which = np.unique(uids, return_index=True, return_inverse=True)
-    return [shapes[i] for i in first_seen], which.reshape(n)
+        catalog, which = [shapes], np.zeros(n, dtype=np.int64)
+    else:
+        if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__len__"):
+            raise TypeError(f"{argument}: expected a shape or a sequence of shapes")
+        if len(shapes) != n:
+            raise ValueError(f"{argument}: expected {n} shapes (one per pose), got {len(shapes)}")
+        first, which = distinct_ids(np.fromiter(map(id, shapes), dtype=np.int64, count=n))
+        catalog = [shapes[i] for i in first.tolist()]
+        for shape in catalog:  # the distinct elements, in the order first seen
+            if not isinstance(shape, Shape):
+                raise TypeError(f"{argument}: expected shapes, got {type(shape).__name__}")
+    packed = [shape.packed for shape in catalog]
+    if not packed:  # an empty sequence: no pairs, no parts
+        table = (np.zeros((0, 1, 2)), np.zeros((0, 1, 2)), np.zeros(0, np.int64), np.zeros(0))
+        return table, np.zeros(0, np.int64), np.zeros(0, np.int64), which
+    parts = np.fromiter(map(len, (table.count for table in packed)), np.int64, len(packed))
+    return _joined(packed), np.cumsum(parts) - parts, parts, which
 
 
-def _part_table(catalog: list) -> tuple[PackedParts, np.ndarray, np.ndarray]:
-    """All convex parts of the catalogued shapes in one table, with each shape's rows."""
-    table = concatenate([shape.packed for shape in catalog])
-    count = np.array([len(shape.packed.count) for shape in catalog], dtype=np.int64)
-    first = np.cumsum(count) - count
-    return table, first, count
-
-
-def _deepest_per_pair(found, pair: np.ndarray, n: int, per_pair_a, per_pair_b):
-    """Reduce part-pair answers to one per shape pair: the deepest, and the earliest toi."""
-    order = np.lexsort((found.separation, pair))
-    starts = np.searchsorted(pair[order], np.arange(n))
-    deepest = order[starts]
-    reduced = type(found)(*(field[deepest] for field in found))
-    earliest = np.fmin.reduceat(found.toi[order], starts)
-    # A is inside B when each part of A lies inside some part of B (exact for convex B).
-    expanded = per_pair_a * per_pair_b
-    within = np.arange(len(pair)) - np.repeat(np.cumsum(expanded) - expanded, expanded)
-    a_in_b = _every_part_inside(found.a_in_b, pair, within // per_pair_b[pair], per_pair_a)
-    b_in_a = _every_part_inside(found.b_in_a, pair, within % per_pair_b[pair], per_pair_b)
-    return reduced._replace(toi=earliest, a_in_b=a_in_b, b_in_a=b_in_a)
-
-
-def _every_part_inside(inside, pair, part, parts_per_pair):
-    """(N,) bool: for each shape pair, every one of its parts has some part pair ``inside``."""
-    first = np.cumsum(parts_per_pair) - parts_per_pair
-    anywhere = np.zeros(int(parts_per_pair.sum()), dtype=bool)
-    np.logical_or.at(anywhere, first[pair] + part, inside)
-    return np.logical_and.reduceat(anywhere, first)
+def _joined(packed: list) -> tuple:
+    """Packed tables joined into one (vertices, normals, count, radius), writable."""
+    widths = {table.vertices.shape[1] for table in packed}
+    if len(widths) > 1:
+        packed = [concatenate(packed)]  # pads the narrower tables to the widest
+    return tuple(np.concatenate(field) for field in zip(*packed))

@@ -1,9 +1,8 @@
 """Ray casts against a world: first hit, every hit, and many rays at once.
 
 A ray is the segment from ``start`` to ``end``; hits are reported as the fraction of that
-segment. Candidate parts come from the query index (``engine.queries``): the grid cells the
-segment crosses are listed by walking its major axis. Each (ray, part) pair is then solved
-exactly, all pairs at once:
+segment. The kernels (``engine.ray_kernels``) walk the query index's cells along the ray and
+solve each part they meet exactly:
 
 * a convex polygon by clipping the segment against its faces' half-planes (slab test): the
   ray enters at the latest entering face and leaves at the earliest exiting one;
@@ -22,19 +21,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .body import Body
-from .queries import (
-    ALL_CATEGORIES,
-    QueryIndex,
-    cast_filter,
-    check_mask,
-    check_world,
-    current_index,
-    padded_slots,
-    rotate,
-    sweep_candidates,
-    to_local,
-)
-from .validation import as_finite_array, as_vector
+from .call_args import kernel_layout, vector_floats
+from .queries import ALL_CATEGORIES, bodies_at, check_mask, check_world
+from .query_index import current_index
+from .ray_kernels import raycast_every, raycast_one, raycast_rays
+from .validation import as_finite_array
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,19 +53,6 @@ class RayHits(NamedTuple):
     normal: np.ndarray
 
 
-class _PairHits(NamedTuple):
-    """Exact hits of (ray, part) pairs: ray, part, body (M,) int64; fraction (M,);
-    point, normal (M, 2)."""
-
-    ray: np.ndarray
-    part: np.ndarray
-    body: np.ndarray
-    fraction: np.ndarray
-    point: np.ndarray
-    normal: np.ndarray
-
-
-# -- public API -------------------------------------------------------------------------------
 def raycast(world, start, end, mask: int = ALL_CATEGORIES) -> RayHit | None:
     """The first body the segment ``start`` -> ``end`` (each (2,)) meets, or None.
 
@@ -82,13 +60,15 @@ def raycast(world, start, end, mask: int = ALL_CATEGORIES) -> RayHit | None:
     fraction go to the body added first. ValueError when start == end (a ray needs a direction).
     """
     check_world(world)
-    start, end = _check_segment(start, end)
-    hits = raycast_many(world, start[None], end[None], mask)
-    if hits.body_row[0] < 0:
-        return None
-    return RayHit(
-        world._handles[hits.body_row[0]], hits.point[0], hits.normal[0], float(hits.fraction[0])
+    sx, sy, ex, ey = _segment(start, end)
+    mask = check_mask(mask)
+    arrays = world._bodies.arrays
+    row, fraction, px, py, nx, ny = raycast_one(
+        *current_index(world), arrays["category"], arrays["sensor"], mask, sx, sy, ex, ey
     )
+    if row < 0:
+        return None
+    return RayHit(world._handles[row], np.array([px, py]), np.array([nx, ny]), fraction)
 
 
 def raycast_all(world, start, end, mask: int = ALL_CATEGORIES) -> list:
@@ -97,23 +77,13 @@ def raycast_all(world, start, end, mask: int = ALL_CATEGORIES) -> list:
     Returns a list of RayHit (ties in fraction in body order). See :func:`raycast`.
     """
     check_world(world)
-    start, end = _check_segment(start, end)
+    sx, sy, ex, ey = _segment(start, end)
     mask = check_mask(mask)
-    index = current_index(world)
-    found = ray_hits(world, index, start[None], end[None], mask)
-    # First hit per body: sort by body then fraction and keep each body's first row.
-    order = np.lexsort((found.fraction, found.body))
-    first = order[np.unique(found.body[order], return_index=True)[1]]
-    first = first[np.lexsort((found.body[first], found.fraction[first]))]
-    return list(
-        map(
-            RayHit,
-            index.handles[found.body[first]],
-            found.point[first],
-            found.normal[first],
-            found.fraction[first].tolist(),
-        )
+    arrays = world._bodies.arrays
+    rows, fraction, point, normal = raycast_every(
+        *current_index(world), arrays["category"], arrays["sensor"], mask, sx, sy, ex, ey
     )
+    return list(map(RayHit, bodies_at(world, rows), point, normal, fraction.tolist()))
 
 
 def raycast_many(world, starts, ends, mask: int = ALL_CATEGORIES) -> RayHits:
@@ -123,126 +93,22 @@ def raycast_many(world, starts, ends, mask: int = ALL_CATEGORIES) -> RayHits:
     rays together, which is much faster than R calls.
     """
     check_world(world)
-    starts = as_finite_array(starts, (-1, 2), "starts")
-    ends = as_finite_array(ends, (len(starts), 2), "ends")
+    starts = kernel_layout(as_finite_array(starts, (-1, 2), "starts"))
+    ends = kernel_layout(as_finite_array(ends, (len(starts), 2), "ends"))
     if np.any(np.all(starts == ends, axis=1)):
         raise ValueError("ends: every ray needs end != start (a zero-length ray has no direction)")
     mask = check_mask(mask)
-    found = ray_hits(world, current_index(world), starts, ends, mask)
-    return _nearest_per_ray(found, len(starts))
+    arrays = world._bodies.arrays
+    return RayHits(
+        *raycast_rays(
+            *current_index(world), arrays["category"], arrays["sensor"], mask, starts, ends
+        )
+    )
 
 
-# -- the work ---------------------------------------------------------------------------------
-def _check_segment(start, end) -> tuple[np.ndarray, np.ndarray]:
-    start, end = as_vector(start, "start"), as_vector(end, "end")
-    if np.array_equal(start, end):
+def _segment(start, end) -> tuple[float, float, float, float]:
+    sx, sy = vector_floats(start, "start")
+    ex, ey = vector_floats(end, "end")
+    if sx == ex and sy == ey:
         raise ValueError("end: must differ from start (a zero-length ray has no direction)")
-    return start, end
-
-
-def ray_hits(world, index: QueryIndex, starts, ends, mask: int) -> _PairHits:
-    """Every (ray, part) hit of R rays (R, 2) on solid bodies whose category passes ``mask``."""
-    ray, part = sweep_candidates(index, starts, ends, np.zeros_like(starts))
-    keep = cast_filter(world, mask)(index.part_body[part])
-    ray, part = ray[keep], part[keep]
-    hit, fraction, normal = segment_part(index, part, starts[ray], ends[ray])
-    ray, part, fraction, normal = ray[hit], part[hit], fraction[hit], normal[hit]
-    point = starts[ray] + fraction[:, None] * (ends[ray] - starts[ray])
-    return _PairHits(ray, part, index.part_body[part], fraction, point, normal)
-
-
-def _nearest_per_ray(found: _PairHits, rays: int) -> RayHits:
-    """Reduce pair hits to each ray's nearest (ties: lowest body row)."""
-    result = RayHits(
-        np.full(rays, -1, dtype=np.int64),
-        np.full(rays, np.nan),
-        np.full((rays, 2), np.nan),
-        np.full((rays, 2), np.nan),
-    )
-    order = np.lexsort((found.body, found.fraction, found.ray))
-    ray_sorted = found.ray[order]
-    first = order[np.unique(ray_sorted, return_index=True)[1]]
-    hit_rays = found.ray[first]
-    result.body_row[hit_rays] = found.body[first]
-    result.fraction[hit_rays] = found.fraction[first]
-    result.point[hit_rays] = found.point[first]
-    result.normal[hit_rays] = found.normal[first]
-    return result
-
-
-def segment_part(index: QueryIndex, parts, starts, ends):
-    """Exact segment tests of M (segment, part) pairs.
-
-    parts: (M,) int64 part rows; starts, ends: (M, 2) world segments. Returns hit (M,) bool,
-    fraction (M,) in [0, 1] and normal (M, 2) unit world normal facing the segment
-    (``-direction`` where the segment starts inside); fraction and normal mean something
-    only where hit.
-    """
-    poses = index.poses[index.part_body[parts]]
-    local_start = to_local(starts, poses)
-    local_direction = rotate(ends - starts, -poses[:, 2])
-    polygon = _segment_polygon(index, parts, local_start, local_direction)
-    circle = _segment_circle(index, parts, local_start, local_direction)
-    round_part = index.parts.radius[parts] > 0.0
-    hit, fraction, normal, inside = (
-        _choose(round_part, of_circle, of_polygon) for of_polygon, of_circle in zip(polygon, circle)
-    )
-    direction = ends - starts
-    backwards = -direction / np.hypot(direction[:, 0], direction[:, 1])[:, None]
-    normal = np.where(inside[:, None], backwards, rotate(normal, poses[:, 2]))
-    return hit, fraction, normal
-
-
-def _choose(condition: np.ndarray, yes: np.ndarray, no: np.ndarray) -> np.ndarray:
-    """Rows of ``yes`` where ``condition`` (M,), else of ``no``; (M,) or (M, 2) arrays."""
-    return np.where(condition if yes.ndim == 1 else condition[:, None], yes, no)
-
-
-def _segment_polygon(index: QueryIndex, parts, start, direction):
-    """Slab clipping of segments (body frame) against convex parts' half-planes.
-
-    Inside face i means n_i . (x - v_i) <= 0. Along x = s + t d that is t (n.d) <= n.(v - s):
-    faces with n.d < 0 bound t from below (entering), with n.d > 0 from above (exiting);
-    a face parallel to the segment (n.d == 0) passes everything or nothing.
-    Returns hit, fraction, local normal of the entering face, and starts-inside, (M,) each.
-    """
-    vertices, normals = index.parts.vertices[parts], index.parts.normals[parts]
-    room = np.einsum("mkd,mkd->mk", normals, vertices - start[:, None, :])
-    rate = np.einsum("mkd,md->mk", normals, direction)
-    padded = padded_slots(index.parts, parts)
-    room[padded], rate[padded] = np.inf, 0.0  # padding repeats a real face: no constraint
-    with np.errstate(divide="ignore", invalid="ignore"):
-        crossing = room / rate
-    entering = np.where(rate < 0.0, crossing, -np.inf)
-    enter = entering.max(axis=1)
-    leave = np.where(rate > 0.0, crossing, np.inf).min(axis=1)
-    blocked = ((rate == 0.0) & (room < 0.0)).any(axis=1)
-    hit = ~blocked & (enter <= leave) & (leave >= 0.0) & (enter <= 1.0)
-    face = entering.argmax(axis=1)
-    normal = np.take_along_axis(normals, face[:, None, None], axis=1)[:, 0]
-    # enter < 0: every entering face was crossed before the start, so the start is inside.
-    return hit, np.maximum(enter, 0.0), normal, enter < 0.0
-
-
-def _segment_circle(index: QueryIndex, parts, start, direction):
-    """Segments (body frame) against circle parts: the smaller root of |m + t d| = r.
-
-    With m = s - c, b = m.d, g = |m|^2 - r^2: t = g / (-b + sqrt(b^2 - |d|^2 g)), the
-    cancellation-free form of (-b - sqrt(.)) / |d|^2. Returns hit, fraction, local normal
-    and starts-inside, (M,) each.
-    """
-    offset = start - index.parts.vertices[parts, 0]
-    radius = index.parts.radius[parts]
-    b = np.einsum("md,md->m", offset, direction)
-    gap = np.einsum("md,md->m", offset, offset) - radius * radius
-    discriminant = b * b - np.einsum("md,md->m", direction, direction) * gap
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = gap / (-b + np.sqrt(discriminant))
-    # On the circle and heading out counts as inside: there is no surface ahead to report.
-    inside = (gap < 0.0) | ((gap == 0.0) & (b >= 0.0))
-    approaching = (b < 0.0) & (discriminant >= 0.0) & (t <= 1.0)
-    fraction = np.where(inside, 0.0, np.where(approaching, t, 0.0))
-    surface = offset + fraction[:, None] * direction
-    length = np.hypot(surface[:, 0], surface[:, 1])
-    normal = surface / np.where(length > 0.0, length, 1.0)[:, None]
-    return inside | approaching, fraction, normal, inside
+    return sx, sy, ex, ey

@@ -20,7 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Box, Circle, ConcavePolygon, Polygon, World, collide_many
+from engine import Box, Circle, ConcavePolygon, Polygon, World, collide_many, query_index
+from engine.narrowphase import collide_parts
 from engine.queries import (
     QueryIndex,
     current_index,
@@ -29,6 +30,7 @@ from engine.queries import (
     shape_cast,
     sweep_candidates,
 )
+from engine.query_index import MAX_DIRTY_PARTS, MOVED, UNLISTED
 from engine.raycast import raycast, raycast_all, raycast_many
 
 TOL = 1e-9
@@ -502,3 +504,203 @@ def test_bad_input_raises_naming_the_argument(call, error, name):
     world, _, _ = simple_world()
     with pytest.raises(error, match=f"^{name}"):
         call(world)
+
+
+# -- the compiled index against the same queries without a grid -------------------------------
+# Every query kind, on worlds of several scales, far from the origin or not, dense or sparse,
+# with long parts kept out of the grid and bodies patched in after moves: the answers through
+# the grid must equal the answers of an index that lists every part for every query (the
+# same exact tests, no cells), to the last bit. The oracle tests above check the exact tests.
+def without_grid(index: QueryIndex) -> QueryIndex:
+    """``index`` with every part unlisted and its grid entries skipped: brute force."""
+    part_ints = index.part_ints.copy()
+    part_ints[:, MOVED] = 1
+    counts = index.counts.copy()
+    counts[UNLISTED] = len(part_ints)
+    unlisted = np.arange(len(part_ints), dtype=np.int64)
+    return index._replace(part_ints=part_ints, counts=counts, unlisted=unlisted)
+
+
+def brute_force(world, ask):
+    """``ask(world)`` answered through the world's index without its grid."""
+    index = current_index(world)
+    cached = query_index._CACHE[world]
+    cached.index = without_grid(index)
+    try:
+        return ask(world)
+    finally:
+        cached.index = index
+
+
+def scattered_world(rng, bodies: int, scale: float, offset: float, spread: float):
+    """Random bodies of size ~scale over a square of side spread * scale, at offset; a few
+    long walls (parts too large for the grid), sensors and categories among them."""
+    side = scale * spread
+    catalog = [
+        Box(1.0 * scale, 0.6 * scale),
+        Circle(0.5 * scale, (0.1 * scale, 0.0)),
+        Polygon([(0, 0), (scale, 0), (0.3 * scale, 0.8 * scale)]),
+        ConcavePolygon(np.array([(0, 0), (2, 0), (2, 2), (1, 0.6), (0, 2)]) * scale),
+        [Box(0.5 * scale, 0.5 * scale), Circle(0.3 * scale, (0.5 * scale, 0.0))],
+        Box(0.01 * scale, 0.4 * scale),
+    ]
+    world = World()
+    for _ in range(bodies):
+        shape = catalog[rng.integers(len(catalog))]
+        world.add_body(
+            shape, position=offset + rng.uniform(0, side, 2), angle=rng.uniform(-3, 3),
+            kind=str(rng.choice(["dynamic", "static", "kinematic"])),
+            sensor=bool(rng.random() < 0.1), category=int(rng.choice([1, 2, 4])),
+        )  # fmt: skip
+    for _ in range(rng.integers(0, 3)):
+        wall = Box(side * rng.uniform(0.5, 1.5), 0.5 * scale)
+        world.add_body(wall, position=offset + rng.uniform(0, side, 2), angle=rng.uniform(-3, 3),
+                       kind="static")  # fmt: skip
+    return world, side
+
+
+def every_answer(world, rng, scale: float, offset: float, side: float):
+    """The answers of every query kind at points, boxes, rays and casts drawn from ``rng``."""
+    low, high = offset - 2 * scale, offset + side + 2 * scale
+    points = rng.uniform(low, high, (12, 2))
+    answers = [[world.query_point(p) for p in points]]
+    sizes = scale * rng.choice([0.0, 0.3, 3.0, 30.0], (8, 1)) * rng.uniform(0.2, 1.0, (8, 2))
+    answers.append([world.query_aabb(c - s / 2, c + s / 2) for c, s in zip(points, sizes)])
+    starts = rng.uniform(low, high, (10, 2))
+    heading = rng.uniform(0, 2 * math.pi, 10)
+    length = scale * rng.choice([0.3, 3.0, 30.0, 3 * side / scale], 10)
+    ends = starts + length[:, None] * np.stack([np.cos(heading), np.sin(heading)], 1)
+    masks = rng.choice([0xFFFF, 0x0002, 0x0005], 10)
+    answers.append(
+        [
+            (world.raycast(s, e, int(m)), world.raycast_all(s, e, int(m)))
+            for s, e, m in zip(starts, ends, masks)
+        ]
+    )
+    answers.append(world.raycast_many(starts, ends))
+    casts = [Box(0.6 * scale, 0.4 * scale), Circle(0.3 * scale)]
+    answers.append(
+        [
+            world.shape_cast(casts[i % 2], (*s, rng.uniform(-3, 3)), e - s, int(m))
+            for i, (s, e, m) in enumerate(zip(starts, ends, masks))
+        ]
+    )
+    return answers
+
+
+def same_answers(got, expected) -> None:
+    """Equal to the last bit: bodies by identity, floats and arrays exactly."""
+    if isinstance(got, (list, tuple)) and not isinstance(got, np.ndarray):
+        assert type(got) is type(expected) and len(got) == len(expected)
+        for a, b in zip(got, expected):
+            same_answers(a, b)
+    elif hasattr(got, "__dataclass_fields__"):
+        assert type(got) is type(expected)
+        for field in got.__dataclass_fields__:
+            same_answers(getattr(got, field), getattr(expected, field))
+    elif isinstance(got, np.ndarray):
+        np.testing.assert_array_equal(got, expected)
+    elif isinstance(got, float):
+        assert got == expected or (math.isnan(got) and math.isnan(expected))
+    else:
+        assert got is expected or got == expected
+
+
+@settings(max_examples=25)
+@given(
+    seed=seeds,
+    bodies=st.integers(1, 160),
+    scale=st.sampled_from([1e-3, 1.0, 1e3]),
+    offset=st.sampled_from([0.0, -3e5, 1e6]),
+    spread=st.sampled_from([5.0, 40.0, 1e5]),
+)
+def test_every_query_through_the_grid_equals_brute_force(seed, bodies, scale, offset, spread):
+    rng = np.random.default_rng(seed)
+    world, side = scattered_world(rng, bodies, scale, offset * scale, spread)
+    state = rng.bit_generator.state
+    fast = every_answer(world, rng, scale, offset * scale, side)
+    rng.bit_generator.state = state
+    slow = brute_force(world, lambda w: every_answer(w, rng, scale, offset * scale, side))
+    same_answers(fast, slow)
+
+
+@settings(max_examples=15)
+@given(seed=seeds, moves=st.integers(1, 12), parts=st.sampled_from([1, 3, 70]))
+def test_queries_after_moves_equal_a_fresh_index(seed, moves, parts):
+    """move_and_slide patches the moved body into the index (or drops the index once too
+    many parts have moved: 70 parts at once do): the answers equal a rebuilt index's."""
+    rng = np.random.default_rng(seed)
+    world, side = scattered_world(rng, 120, 1.0, 0.0, 25.0)
+    shapes = [Circle(0.1, (0.25 * (k % 10), 0.25 * (k // 10))) for k in range(parts)]
+    movers = [
+        world.add_body(shapes, position=rng.uniform(0, side, 2), kind="kinematic") for _ in range(2)
+    ]
+    for m in range(moves):
+        world.move_and_slide(movers[m % 2], rng.normal(size=2) * rng.choice([0.3, 3.0, 30.0]))
+        if m % 3 == 2 or m == moves - 1:
+            state = rng.bit_generator.state
+            patched = every_answer(world, rng, 1.0, 0.0, side)
+            rng.bit_generator.state = state
+            query_index.forget(world)
+            same_answers(patched, every_answer(world, rng, 1.0, 0.0, side))
+
+
+def test_a_patched_index_is_kept_and_a_crowded_one_rebuilt():
+    world, _, _ = simple_world()
+    hero = world.add_body(Box(0.5, 0.5), position=(-5.0, 5.0), kind="kinematic")
+    crowd = world.add_body(
+        [Circle(0.05, (0.2 * k, 0.0)) for k in range(MAX_DIRTY_PARTS + 1)],
+        position=(-20.0, 20.0), kind="kinematic",
+    )  # fmt: skip
+    index = current_index(world)
+    world.move_and_slide(hero, (1.0, 0.0))
+    assert current_index(world) is index  # patched, still current
+    assert world.query_point((-4.0, 5.0)) == [hero]
+    world.move_and_slide(crowd, (1.0, 0.0))
+    rebuilt = current_index(world)
+    assert rebuilt is not index
+    assert world.query_point((-19.0, 20.0)) == [crowd]
+    assert rebuilt.counts[UNLISTED] == rebuilt.counts[query_index.LARGE]  # nothing patched
+
+
+def test_sweep_candidates_cover_every_hit():
+    """Every part a ray or a swept box truly meets is among the sweep's candidates."""
+    world, _, extent = build_world(3, 300)
+    rng = np.random.default_rng(4)
+    starts, ends = random_rays(rng, extent, 40)
+    index = current_index(world)
+    owner, part = sweep_candidates(index, starts, ends, np.zeros_like(starts))
+    hits = raycast_many(world, starts, ends)
+    for r in np.flatnonzero(hits.body_row >= 0):
+        bodies = index.part_ints[part[owner == r], query_index.BODY]
+        assert hits.body_row[r] in bodies
+    assert np.all(np.diff(owner * len(index.part_ints) + part) > 0)  # sorted, each once
+
+
+@settings(max_examples=10)
+@given(seed=seeds, bodies=st.integers(20, 200))
+def test_shape_cast_is_the_narrow_phase_to_the_last_bit(seed, bodies):
+    """shape_cast's toi is the least toi of the narrow phase run on the shape's parts against
+    every part of the world (ties to the body added first), exactly: it runs that kernel."""
+    world, _, extent = build_world(seed, bodies)
+    rng = np.random.default_rng(seed + 6)
+    parts = world._parts.packed()
+    owner = world._parts.table.view("body")
+    poses = np.column_stack([world.positions, world.angles])[owner]
+    solid = ~world._bodies.view("sensor")[owner]
+    for shape in (Box(0.6, 0.4), Circle(0.3), ConcavePolygon([(0, 0), (1, 0), (1, 1), (0.5, 0.3)])):
+        pose = np.array([*rng.uniform(-2, extent + 2, 2), rng.uniform(-3, 3)])
+        motion = rng.normal(size=2) * rng.choice([0.5, 5.0, extent])
+        toi = np.full(len(owner), np.inf)
+        for k in range(len(shape.parts)):
+            found = collide_parts(
+                shape.packed, np.full(len(owner), k), np.tile(pose, (len(owner), 1)),
+                parts, np.arange(len(owner)), poses, np.tile(motion, (len(owner), 1)), 1.0,
+            )  # fmt: skip
+            toi = np.fmin(toi, np.where(solid, found.toi, np.inf))
+        hit = shape_cast(world, shape, pose, motion)
+        if not np.isfinite(toi.min()):
+            assert hit is None
+            continue
+        assert hit.toi == toi.min()
+        assert world.bodies[owner[np.flatnonzero(toi == toi.min())[0]]] is hit.body
