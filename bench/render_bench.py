@@ -5,8 +5,8 @@ Each frame is what the demo window draws (bodies from the world's arrays, the HU
 world, so the figure is the renderer's own. Without a GPU, Mesa rasterises in software
 (llvmpipe), where 4x multisampling costs several times more than all the rest; both
 settings are reported. Then the `rain` and `broadphase` demos run as their windows run
-them, stepping and drawing each frame. Run ``python -m bench.render_bench`` to print the table; the machine
-needs Mesa's EGL (``make system-deps``).
+them, stepping and drawing each frame. Run ``python -m bench.render_bench`` to print the
+table; the machine needs Mesa's EGL (``make system-deps``).
 """
 
 from __future__ import annotations

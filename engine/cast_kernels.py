@@ -18,9 +18,9 @@ import numpy as np
 
 from .grid_walk import box_parts, sweep_parts
 from .jit import kernel
-from .narrowphase import collide_kernel
-from .ordering import sorted_unique
+from .narrowphase import collide_kernel, turns
 from .query_index import ANGLE, BODY, RADIUS, REACH, SLOTS, X, Y
+from .sorting import sorted_unique
 
 
 @kernel(inline=True)
@@ -128,10 +128,12 @@ def collide_with_parts(index, mover, mover_parts, near, x, y, angle, vx, vy, mar
             poses_b[k, 0], poses_b[k, 1] = frames[body, X], frames[body, Y]
             poses_b[k, 2] = frames[body, ANGLE]
             velocity[k, 0], velocity[k, 1] = vx, vy
+    # The sweep flag is computed at run time (n >= 0 always holds): a literal True would
+    # compile the narrow phase once more.
     return collide_kernel(
-        mover[0], mover[1], mover[2], mover[3], mover[4], parts_a, poses_a,
+        mover[0], mover[1], mover[2], mover[3], mover[4], parts_a, poses_a, turns(poses_a),
         obstacles[0], obstacles[1], obstacles[2], obstacles[3], obstacles[4], parts_b, poses_b,
-        velocity, True, np.ones(n), np.full(n, margin), 0.0,
+        turns(poses_b), velocity, n >= 0, np.ones(n), np.full(n, margin), 0.0,
     )  # fmt: skip
 
 

@@ -24,7 +24,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .jit import kernel
-from .ordering import sorted_unique
 from .query_index import (
     BUCKET_MASK,
     CELL,
@@ -44,6 +43,7 @@ from .query_index import (
     UNLISTED,
     bucket_of,
 )
+from .sorting import sorted_unique
 
 # Slack, in cells per unit of the coordinates' size in cells, added around sweeps.
 CELL_SLACK = 1e-7

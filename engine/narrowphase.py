@@ -89,9 +89,13 @@ def collide_parts(
     return Contacts(*found)
 
 
-def turns(poses: np.ndarray) -> np.ndarray:
+@kernel
+def turns(poses):
     """(N, 2) cos and sin of the angles of poses (N, 3)."""
-    return np.column_stack([np.cos(poses[:, 2]), np.sin(poses[:, 2])])
+    out = np.empty((len(poses), 2))
+    for i in range(len(poses)):
+        out[i, 0], out[i, 1] = math.cos(poses[i, 2]), math.sin(poses[i, 2])
+    return out
 
 
 def _ready(array, dtype) -> np.ndarray:

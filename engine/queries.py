@@ -24,10 +24,10 @@ from .call_args import pose_floats, vector_floats
 from .cast_kernels import first_impact, mover_from_shape
 from .grid_walk import box_parts, sweep_parts
 from .jit import kernel
-from .ordering import sorted_unique
 from .part_checks import contains_point, touches_box
 from .query_index import BODY, QueryIndex, current_index
 from .shapes import Shape
+from .sorting import sorted_unique
 
 ALL_CATEGORIES = 0xFFFF
 

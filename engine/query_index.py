@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .jit import kernel
-from .ordering import stable_order
+from .sorting import argsort_floats
 
 # Cell side as a multiple of the median part extent: most parts then cover 1 to 4 cells.
 CELL_SIZE_FACTOR = 2.0
@@ -207,7 +207,7 @@ def _cell_size(part_floats):
     size = 1.0
     if positive:
         sample = extent[:positive]
-        size = CELL_SIZE_FACTOR * sample[stable_order(sample)[positive // 2]]
+        size = CELL_SIZE_FACTOR * sample[argsort_floats(sample)[positive // 2]]
     scene = max(hi_x - lo_x, hi_y - lo_y)
     return max(size, scene / MAX_CELLS_PER_AXIS, TINY), lo_x, lo_y
 

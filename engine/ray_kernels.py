@@ -25,9 +25,9 @@ from .grid_walk import (
     walk_is_long,
 )
 from .jit import kernel
-from .ordering import stable_order
 from .part_checks import segment_hit
 from .query_index import BODY, UNLISTED, QueryIndex
+from .sorting import argsort_floats
 
 
 @kernel(inline=True)
@@ -155,7 +155,7 @@ def raycast_every(
     first = _first_per_body(part_ints, hit_part[:hits], hit_fraction[:hits])
     bodies = len(first)
     # Nearest first; bodies are in ascending order already, and the sort is stable.
-    first = first[stable_order(hit_fraction[first])]
+    first = first[argsort_floats(hit_fraction[first])]
     body_out = np.empty(bodies, dtype=np.int64)
     fraction_out = np.empty(bodies)
     point_out = np.empty((bodies, 2))

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from .jit import kernel
-from .narrowphase import collide_kernel
+from .narrowphase import collide_kernel, turns
 
 # Slots of the first hash table that ``distinct_ids`` tries (room for 32 distinct shapes).
 SMALL_TABLE = 64
@@ -57,7 +57,9 @@ def collide_shape_pairs(
     if convex:
         return collide_kernel(
             vertices_a, normals_a, count_a, radius_a, reach_a, first_a[which_a], poses_a,
+            turns(poses_a),
             vertices_b, normals_b, count_b, radius_b, reach_b, first_b[which_b], poses_b,
+            turns(poses_b),
             velocity, sweep, np.full(n, dt), np.zeros(n), 0.0,
         )  # fmt: skip
     # Part pairs of pair i are rows start[i]..start[i + 1], part of A major.
@@ -80,7 +82,9 @@ def collide_shape_pairs(
                 k += 1
     found = collide_kernel(
         vertices_a, normals_a, count_a, radius_a, reach_a, rows_a, pair_poses_a,
+        turns(pair_poses_a),
         vertices_b, normals_b, count_b, radius_b, reach_b, rows_b, pair_poses_b,
+        turns(pair_poses_b),
         pair_velocity, sweep, np.full(total, dt), np.zeros(total), 0.0,
     )  # fmt: skip
     return _reduce(found, start, parts_a[which_a], parts_b[which_b])
@@ -174,8 +178,8 @@ def collide_one_pair(
     first = np.zeros(1, dtype=np.int64)
     if len(ca) == 1 and len(cb) == 1:  # one convex pair: no shape-pair bookkeeping
         found = collide_kernel(
-            va, na, ca, ra, table_reach(va, ra), first, poses_a,
-            vb, nb, cb, rb, table_reach(vb, rb), first, poses_b,
+            va, na, ca, ra, table_reach(va, ra), first, poses_a, turns(poses_a),
+            vb, nb, cb, rb, table_reach(vb, rb), first, poses_b, turns(poses_b),
             velocity, sweep, np.full(1, dt), np.zeros(1), 0.0,
         )  # fmt: skip
     else:

@@ -71,3 +71,15 @@ def median(values):
     if n % 2:
         return values[order[n // 2]]
     return 0.5 * (values[order[n // 2 - 1]] + values[order[n // 2]])
+
+
+@kernel
+def sorted_unique(values):
+    """The distinct values (D,) of ``values`` (M,) int64, all >= 0, ascending."""
+    ordered = values[argsort_keys(values)]
+    kept = 0
+    for v in ordered:
+        if kept == 0 or v != ordered[kept - 1]:
+            ordered[kept] = v
+            kept += 1
+    return ordered[:kept]
