@@ -40,7 +40,7 @@ def warm(parallel: bool = True) -> float:
 
 
 def warm_world() -> None:
-    """Step a world that uses every stage and feature, and query it."""
+    """Step a world that uses every stage and feature."""
     from . import (
         Box,
         Circle,
@@ -78,19 +78,24 @@ def warm_world() -> None:
         world.on("contact_begin", lambda contact: None)
         for _ in range(60):
             world.step()
-        world.query_point((0, 1))
-        world.query_aabb((-1, -1), (1, 1))
-        world.raycast((-8, 0.5), (8, 0.5))
-        world.raycast_many(np.array([[-8.0, 0.5]]), np.array([[8.0, 0.5]]))
-        world.raycast_all((-8, 0.5), (8, 0.5))
-        world.shape_cast(Box(0.5, 0.5), (0, 4, 0), (0, -4))
-        world.move_and_slide(arm, (0.1, -0.1))
 
 
 def warm_api() -> None:
-    """The public narrow and broad phase on their own."""
-    from . import Box, Circle, collide, collide_many
+    """The queries, and the public narrow and broad phase on their own."""
+    from . import Box, Circle, World, collide, collide_many
     from .broadphase import find_pairs
+
+    world = World()
+    world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
+    world.add_body(Circle(0.5), position=(1, 1), sensor=True)
+    mover = world.add_body(Box(1, 1), position=(0, 0.6), kind="kinematic")
+    world.query_point((0, 1))
+    world.query_aabb((-1, -1), (1, 1))
+    world.raycast((-8, 0.5), (8, 0.5))
+    world.raycast_many(np.array([[-8.0, 0.5]]), np.array([[8.0, 0.5]]))
+    world.raycast_all((-8, 0.5), (8, 0.5))
+    world.shape_cast(Box(0.5, 0.5), (0, 4, 0), (0, -4))
+    world.move_and_slide(mover, (0.1, -0.1))
 
     collide(Box(1, 1), (0, 0, 0), Circle(0.5), (0.8, 0, 0), (1, 0), 0.1)
     poses = np.zeros((2, 3))
