@@ -67,7 +67,7 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
         ry = velocity[a, 1] - velocity[b, 1]
         relative[i, 0], relative[i, 1] = rx, ry
         spin = abs(velocity[a, 2]) * reach[a] + abs(velocity[b, 2]) * reach[b]
-        margin[i] = speculative + (math.hypot(rx, ry) + spin) * dt
+        margin[i] = speculative + (math.sqrt(rx * rx + ry * ry) + spin) * dt
     # No sweep: the manifolds need points within the margin, not the time of impact (the
     # positions stage sweeps fast bodies again with their final velocities).
     # A flag computed at run time: a literal would compile the narrow phase once more.

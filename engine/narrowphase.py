@@ -168,8 +168,10 @@ def collide_kernel(
         xa, ya, ca, sa = poses_a[i, 0], poses_a[i, 1], turns_a[i, 0], turns_a[i, 1]
         xb, yb, cb, sb = poses_b[i, 0], poses_b[i, 1], turns_b[i, 0], turns_b[i, 1]
         vx, vy = velocity[i, 0], velocity[i, 1]
-        # Gaps this small are rounding of the pair's coordinates, not gaps.
-        touch = TOUCH * (math.hypot(xa, ya) + math.hypot(xb, yb) + reach_a[pa] + reach_b[pb])
+        # Gaps this small are rounding of the pair's coordinates, not gaps. (|x| + |y| bounds
+        # the coordinates as well as their hypot does, at a fraction of the cost.)
+        scale = abs(xa) + abs(ya) + abs(xb) + abs(yb) + reach_a[pa] + reach_b[pb]
+        touch = TOUCH * scale
         keep = margin[i] + touch
         round_a = radius_a[pa] > 0.0
         round_b = radius_b[pb] > 0.0

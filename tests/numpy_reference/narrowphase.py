@@ -194,8 +194,10 @@ def touch_tolerance(reach_a, poses_a, reach_b, poses_b) -> np.ndarray:
     are from the origin and how far their parts reach from the bodies' origins.
     """
     scale = (
-        np.hypot(poses_a[:, 0], poses_a[:, 1])
-        + np.hypot(poses_b[:, 0], poses_b[:, 1])
+        np.abs(poses_a[:, 0])
+        + np.abs(poses_a[:, 1])
+        + np.abs(poses_b[:, 0])
+        + np.abs(poses_b[:, 1])
         + reach_a
         + reach_b
     )
