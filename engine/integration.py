@@ -19,21 +19,24 @@ from .joint_positions import correct_joint_positions
 from .position_correction import correct_positions
 
 
-def integrate_positions(parts, part_reach, solid, body: dict, manifolds, solve_contacts,
-                        joints: dict, slots, solve_joints, start, velocity, inv_mass,
-                        inv_inertia, dt, passes, settings):  # fmt: skip
+def integrate_positions(parts, part_reach, owner, solid, body: dict, jointed, ignored,
+                        manifolds, solve_contacts, joints: dict, slots, solve_joints, start,
+                        velocity, inv_mass, inv_inertia, dt, passes, settings):  # fmt: skip
     """The poses (N + 1, 3) at the end of the step, and which bodies (N,) bool the
     positional correction moved by more than a fifth of the slop (not at rest yet).
 
-    parts, part_reach: the world's part table; solid: (4, S) candidate pairs; body: the body
-    columns; manifolds with solve_contacts (M,); joints: joint columns, slots (J, 2),
+    parts, part_reach, owner: the world's part table; solid: (4, S) candidate pairs; body:
+    the body columns; jointed, ignored: sorted body-pair keys of pairs joints and presolve
+    keep apart; manifolds with solve_contacts (M,); joints: joint columns, slots (J, 2),
     solve_joints (J,); start, velocity: (N + 1, 3) (velocity changes for SHAKE);
-    settings: (ccd_fraction, slop, correction_factor, max_correction).
+    settings: (ccd_fraction, slop, correction_factor, max_correction, speculative distance).
     """
     m = manifolds
     return _integrate(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), solid,
-        (body["kind"], body["bullet"], body["reach"]),
+        (body["kind"], body["bullet"], body["reach"]), owner,
+        (body["kind"], body["sensor"], body["category"], body["mask"], body["group"],
+         body["body_id"], jointed), ignored,
         (m.body_a, m.body_b, m.normal, m.arm_a, m.arm_b, m.separation), solve_contacts,
         (joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
          joints["lower"], joints["upper"], joints["length"], joints["frequency"]),
@@ -42,13 +45,14 @@ def integrate_positions(parts, part_reach, solid, body: dict, manifolds, solve_c
 
 
 @kernel
-def _integrate(table, solid, bodies, contacts, solve_contacts, joints, slots, solve_joints,
-               start, velocity, inv_mass, inv_inertia, dt, passes, settings):  # fmt: skip
+def _integrate(table, solid, bodies, owner, filters, ignored, contacts, solve_contacts, joints,
+               slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt, passes,
+               settings):  # fmt: skip
     """The stage's kernel; table, bodies, contacts, joints and settings are tuples."""
     vertices, normals, count, radius, part_reach = table
     kind, bullet, reach = bodies
     body_a, body_b, normal, arm_a, arm_b, separation = contacts
-    ccd_fraction, slop, factor, max_correction = settings
+    ccd_fraction, slop, factor, max_correction, margin = settings
     n = len(kind)
     allowed = allowed_times(
         vertices, normals, count, radius, part_reach, solid[0], solid[1], solid[2],
@@ -80,8 +84,8 @@ def _integrate(table, solid, bodies, contacts, solve_contacts, joints, slots, so
     for i in range(n + 1):
         turned[i] = poses[i, 2] - start[i, 2]
     correct_positions(
-        body_a, body_b, normal, arm_a, arm_b, separation, solve_contacts, poses, start, turned,
-        inv_mass, passes, slop, factor, max_correction,
+        contacts, solve_contacts, poses, start, turned, inv_mass, passes,
+        (slop, factor, max_correction), (table, owner, filters, ignored, solid, margin),
     )  # fmt: skip
     if any_joint:
         correct_joint_positions(

@@ -38,7 +38,8 @@ from .sleep import active_bodies, constraints_to_solve, fall_asleep
 from .velocity_solver import solve_velocities
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
-CORRECTION = (CCD_FRACTION, LINEAR_SLOP, CORRECTION_FACTOR, MAX_CORRECTION)
+NO_KEYS = np.zeros(0, dtype=np.int64)
+CORRECTION = (CCD_FRACTION, LINEAR_SLOP, CORRECTION_FACTOR, MAX_CORRECTION, SPECULATIVE_DISTANCE)
 
 
 def advance_one_step(world) -> None:
@@ -48,6 +49,8 @@ def advance_one_step(world) -> None:
     joints = world._joints.columns()
     parts = world._parts.packed()
     part_reach = world._parts.table.view("reach")
+    owner = world._parts.table.view("body")
+    jointed = world._jointed_keys()
 
     # 1. forces -> velocities (sleeping bodies feel nothing until woken)
     velocity, start, inv_mass, inv_inertia, dynamic = start_of_step(
@@ -58,10 +61,10 @@ def advance_one_step(world) -> None:
 
     # 2. broad phase on the parts' swept boxes, filtered; islands something reached wake
     solid, sensing = find_candidates(
-        parts.vertices, parts.count, parts.radius, world._parts.table.view("body"), start,
+        parts.vertices, parts.count, parts.radius, owner, start,
         velocity, body["reach"], dt, SPECULATIVE_DISTANCE, METHOD_CODES[world.broadphase],
         world._cell_size or 0.0, body["kind"], body["sensor"], body["category"],
-        body["mask"], body["group"], body["body_id"], world._jointed_keys(),
+        body["mask"], body["group"], body["body_id"], jointed,
     )  # fmt: skip
     slots = world._joint_slots()
     active, reached = active_bodies(
@@ -73,12 +76,14 @@ def advance_one_step(world) -> None:
 
     # 3. narrow phase with each pair's relative velocity; sensors only overlap
     manifolds = NO_MANIFOLDS
+    ignored = NO_KEYS
     if solid.shape[1]:
         manifolds = find_manifolds(
             parts, part_reach, solid, start, velocity, body["reach"], body["friction"],
             body["restitution"], dt, SPECULATIVE_DISTANCE, FLIP_TOLERANCE, world._warm,
         )  # fmt: skip
         manifolds, ignored = world._presolve(manifolds, body)
+        ignored = np.ascontiguousarray(ignored, dtype=np.int64)
         if len(ignored):
             # Pairs a presolve handler ignored must not stop each other in the sweep either.
             keys = body_pair_keys(solid[2], solid[3], body["body_id"])
@@ -98,9 +103,9 @@ def advance_one_step(world) -> None:
 
     # 5. integrate positions (stopping fast bodies at their time of impact), then correct
     poses, pushed = integrate_positions(
-        parts, part_reach, solid, body, manifolds, solve_contacts, joints, slots,
-        solve_joints, start, velocity, inv_mass, inv_inertia, dt, world.position_iterations,
-        CORRECTION,
+        parts, part_reach, owner, solid, body, jointed, ignored, manifolds, solve_contacts,
+        joints, slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt,
+        world.position_iterations, CORRECTION,
     )  # fmt: skip
 
     # 6. write back, remember impulses, and tell the game what happened
