@@ -44,8 +44,9 @@ from .queries import (
     solid,
     subset_parts,
 )
+from .settings import MAX_COORDINATE
 from .swept_bounds import part_bounds
-from .validation import as_finite_float, as_vector
+from .validation import as_bounded_vector, as_finite_float
 
 # Gap kept between the moved body and what it touches, m.
 SKIN = 1e-3
@@ -83,7 +84,7 @@ def move_and_slide(
     """
     check_world(world)
     row = check_body(world, body)
-    motion = as_vector(motion, "motion")
+    motion = as_bounded_vector(motion, "motion", MAX_COORDINATE, "m")
     max_slides = _check_slides(max_slides)
     floor_cos = math.cos(_check_floor_angle(floor_angle))
     index = current_index(world)

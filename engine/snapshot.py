@@ -219,7 +219,8 @@ EXCLUDED_ATTRIBUTES = {
     # Within a step only: snapshot and restore refuse to run during a step (from a presolve
     # handler), and between steps these are always False, [] and None.
     "_stepping": "true only during a step",
-    "_deferred": "adds and removes asked for during a step, applied at its end",
+    "_running": "true only while step() or advance() runs (refuses stepping from a handler)",
+    "_deferred": "adds, removes and writes asked for during a step, applied at its end",
     "_presolve_error": "a presolve handler's error, raised at the end of its step",
 }
 
@@ -1151,6 +1152,7 @@ def _apply(
         pending = sensor_pending = None
 
     # Nothing below can fail: the world changes completely or (above) not at all.
+    previous_revision = world._pose_revision
     for attribute in _SETTINGS.values():
         setattr(world, attribute, getattr(checked.world, attribute))
     world._bodies = bodies
@@ -1169,7 +1171,9 @@ def _apply(
     world._next_id = next_id
     world._next_joint_id = next_joint_id
     if not fresh:
-        world._pose_revision = max(state["pose_revision"], world._pose_revision) + 1
+        # Past every value this world had: a query index cached for any earlier state of
+        # it (another restore of this very snapshot included) must not match any more.
+        world._pose_revision = max(state["pose_revision"], previous_revision) + 1
     world._contact_keys = arrays["contact_keys"].copy()
     world._sensor_keys = arrays["sensor_keys"].copy()
     world._sensor_handles = sensor_handles
