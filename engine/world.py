@@ -43,7 +43,7 @@ from .joint_store import JOINT_FIELDS, WORLD
 from .joints import Joint
 from .narrowphase import collide_parts
 from .packing import concatenate
-from .position_correction import correct_positions
+from .position_correction import correct_positions, stop_at_static
 from .queries import query_aabb, query_point, shape_cast
 from .raycast import raycast, raycast_all, raycast_many
 from .settings import (
@@ -710,9 +710,14 @@ class World:
             positions, angles = poses[:-1, :2], poses[:-1, 2]  # views: one pose array
             turned = angles - start[:, 2]
         integrated = positions.copy()
+
+        def sweep(before, after):  # rule 6 of engine.position_correction
+            pairs = self._pairs_near_pushes(parts, owner, before, after, angles, arrays, ignored)
+            stop_at_static(parts, pairs, before, after, angles)
+
         correct_positions(
             solved, colours, positions, start[:, :2], turned, inv_mass,
-            self.position_iterations,
+            self.position_iterations, sweep,
         )  # fmt: skip
         if joints is not None:
             correct_joint_positions(
@@ -771,6 +776,38 @@ class World:
         return (
             tuple(x[solid] for x in (part_a, part_b, body_a, body_b)),
             tuple(x[sensing] for x in (part_a, part_b, body_a, body_b)),
+        )
+
+    def _pairs_near_pushes(self, parts, owner, before, after, angles, arrays, ignored):
+        """Candidate part pairs of the dynamic bodies push-out moved (from ``before`` to
+        ``after``, both (N, 2)) and the static or kinematic bodies they may collide with
+        along the push: (mover_part, other_part, mover, other), each (M,) int64.
+
+        The broad phase of the step, on the pushed bodies' and the non-dynamic bodies'
+        parts only, with the same filters (and the pairs presolve ignored left out).
+        """
+        empty = (np.zeros(0, dtype=np.int64),) * 4
+        dynamic = arrays["kind"] == DYNAMIC
+        pushed = dynamic & np.any(after != before, axis=1)
+        if not pushed.any():
+            return empty
+        chosen = np.flatnonzero(pushed[owner] | ~dynamic[owner])
+        subset = type(parts)(*(field[chosen] for field in parts))
+        poses = np.column_stack([before, angles])
+        motion = np.zeros((len(before), 3))
+        motion[:, :2] = np.where(pushed[:, None], after - before, 0.0)
+        solid, _ = self._candidate_pairs(subset, owner[chosen], poses, motion, 1.0, arrays)
+        part_a, part_b, body_a, body_b = solid
+        if len(ignored):
+            keep = ~np.isin(body_pair_keys(body_a, body_b, arrays["body_id"]), ignored)
+            part_a, part_b, body_a, body_b = (x[keep] for x in solid)
+        forward = pushed[body_a] & ~dynamic[body_b]
+        backward = pushed[body_b] & ~dynamic[body_a]
+        return (
+            chosen[np.concatenate([part_a[forward], part_b[backward]])],
+            chosen[np.concatenate([part_b[forward], part_a[backward]])],
+            np.concatenate([body_a[forward], body_b[backward]]),
+            np.concatenate([body_b[forward], body_a[backward]]),
         )
 
     def _wake_reached(self, solid, velocity, arrays) -> np.ndarray:
