@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from .body import Body
+from .body_geometry import body_geometry
 from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
 from .broadphase import empty_pairs, find_pairs
 from .ccd import clamp_to_impact, fast_bodies
@@ -42,7 +43,6 @@ from .joint_solver import JointSolver
 from .joint_store import JOINT_FIELDS, WORLD
 from .joints import Joint
 from .narrowphase import collide_parts
-from .packing import concatenate
 from .position_correction import correct_positions, stop_at_static
 from .queries import query_aabb, query_point, shape_cast
 from .raycast import raycast, raycast_all, raycast_many
@@ -226,15 +226,7 @@ class World:
         if not 0.0 <= restitution <= 1.0:
             raise ValueError(f"restitution: must be in [0, 1], got {restitution}")
 
-        area = sum(shape.area for shape in shapes)
-        centroid = sum(shape.area * shape.centroid for shape in shapes) / area
-        moment = sum(
-            shape._moment + shape.area * float(np.sum((shape.centroid - centroid) ** 2))
-            for shape in shapes
-        )
-        packed = concatenate([shape.packed for shape in shapes])
-        local = packed._replace(vertices=packed.vertices - centroid)
-        reach = float((np.sqrt((local.vertices**2).sum(axis=2)).max(axis=1) + local.radius).max())
+        area, moment, local, reach = body_geometry(shapes)
         dynamic = kind == "dynamic"
         mass = density * area if dynamic else np.inf
         inertia = density * moment if dynamic else np.inf
