@@ -211,7 +211,8 @@ def _segment_polygon(index: QueryIndex, parts, start, direction):
     rate = np.einsum("mkd,md->mk", normals, direction)
     padded = padded_slots(index.parts, parts)
     room[padded], rate[padded] = np.inf, 0.0  # padding repeats a real face: no constraint
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # A face almost parallel to the segment (a subnormal rate) crosses at +-inf: never.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         crossing = room / rate
     entering = np.where(rate < 0.0, crossing, -np.inf)
     enter = entering.max(axis=1)
