@@ -124,11 +124,13 @@ events.sensor_ended            (S0,) bool
 A file is checked completely before anything is built, cheapest checks first:
 
 * the archive: every member's name must be ``<array>.npy`` for an array listed above (or
-  ``header``), checked before anything is decompressed; the sizes the zip directory claims
-  may add up to at most DECOMPRESSION_RATIO (64) times the file's size, or 64 MiB, and the
-  header to 16 times, or 1 MiB; each array whose shape the header's counts fix may claim no
-  more than that shape needs; members are inflated only up to their claimed size (a member
-  holding more fails its CRC check);
+  ``header``), checked before anything is decompressed; the header may claim at most 16
+  times the file's size (or 1 MiB) and is read first; the body and part arrays may claim
+  no more than the header's counts need, and those counts no more than the header's shapes
+  make (one body per ``handle_shapes`` entry, at most n - 2 parts per concave outline of n
+  vertices, parts no wider than the widest outline); the other arrays together at most
+  DECOMPRESSION_RATIO (64) times the file's size (or 64 MiB); members are inflated only up
+  to their claimed size (a member holding more fails its CRC check);
 * the header: JSON nested at most MAX_HEADER_DEPTH levels deep, exactly the fields above
   (an unknown one is refused), the format name and version (a newer one is refused);
 * the arrays: presence, dtype and shape, finite numbers, and the consistency of the whole:
@@ -629,14 +631,17 @@ class _Refused(ValueError):
 def _read_archive(data: bytes, where: str) -> tuple[dict, dict]:
     """The header (a dict) and the arrays (by name) of an .npz held in ``data``.
 
-    Nothing is decompressed before it is known to be wanted and small enough: every
-    member's name must be one this engine reads; the sizes the zip directory claims must
-    add up to at most DECOMPRESSION_RATIO times the file (or MIN_DECOMPRESSED_BYTES); the
-    header is read first, and then each array whose shape the header's counts fix may
-    claim no more than that shape needs. zipfile never inflates a member past its claimed
-    size, and its CRC check catches a member whose data differs. Each member's .npy header
-    is checked against the member's size before its data is read; object arrays are
-    refused (numpy's allow_pickle=False). ValueError for anything else.
+    Nothing is decompressed before it is known to be wanted and small enough. Every
+    member's name must be one this engine reads. The header may claim at most HEADER_RATIO
+    times the file's size (or MIN_HEADER_BYTES); it is read first. The body and part arrays
+    may then claim no more than their shapes need by the header's counts, and those counts
+    no more than the header's own shapes allow (the part arrays are padded to the widest
+    part, so they can be large and compress very well in a legitimate file). All the other
+    arrays together may claim at most DECOMPRESSION_RATIO times the file's size (or
+    MIN_DECOMPRESSED_BYTES). A member is inflated only up to its claimed size, and its CRC
+    check catches one whose data differs. Each member's .npy header is checked against the
+    member's size before its data is read; object arrays are refused (numpy's
+    allow_pickle=False). ValueError for anything else.
     """
     if not data.startswith(b"PK"):
         raise ValueError(f"{where}: not a world snapshot (not an .npz archive)")
@@ -645,13 +650,7 @@ def _read_archive(data: bytes, where: str) -> tuple[dict, dict]:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = _checked_members(archive.infolist(), len(data))
             header = _read_header(_read_npy(_inflate(archive, members["header"]), "header"), where)
-            limits = _array_limits(header, where)
-            for key, info in members.items():
-                if key != "header" and key in limits and info.file_size > limits[key]:
-                    raise _Refused(
-                        f"array {key!r} claims {info.file_size} bytes, more than the header's "
-                        f"counts allow ({limits[key]})"
-                    )
+            _check_claims(members, _array_limits(header, where), len(data))
             for key, info in members.items():
                 if key != "header":
                     arrays[key] = _read_npy(_inflate(archive, info), key)
@@ -668,6 +667,24 @@ def _read_archive(data: bytes, where: str) -> tuple[dict, dict]:
             f"{where}: truncated or corrupt file ({type(error).__name__}: {error})"
         ) from None
     return header, arrays
+
+
+def _check_claims(members: dict, limits: dict, file_size: int) -> None:
+    """Refuse sizes the header does not allow: each array with a limit (name -> bytes) may
+    claim no more; the others share the budget the file's size gives."""
+    for key, info in members.items():
+        if key in limits and info.file_size > limits[key]:
+            raise _Refused(
+                f"array {key!r} claims {info.file_size} bytes, more than the header's "
+                f"counts allow ({limits[key]})"
+            )
+    budget = max(MIN_DECOMPRESSED_BYTES, DECOMPRESSION_RATIO * file_size)
+    claimed = sum(info.file_size for key, info in members.items() if key not in limits)
+    if claimed > budget:
+        raise _Refused(
+            f"its arrays claim {claimed} bytes, more than a file of {file_size} bytes may "
+            f"decompress to ({budget})"
+        )
 
 
 def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
@@ -700,13 +717,6 @@ def _checked_members(infos: list, file_size: int) -> dict:
         if key in members:
             raise _Refused(f"array {key!r} appears twice")
         members[key] = info
-    budget = max(MIN_DECOMPRESSED_BYTES, DECOMPRESSION_RATIO * file_size)
-    claimed = sum(info.file_size for info in infos)
-    if claimed > budget:
-        raise _Refused(
-            f"its arrays claim {claimed} bytes in all, more than a file of {file_size} "
-            f"bytes may decompress to ({budget})"
-        )
     # The header is parsed into Python objects, which take many times its text: smaller.
     header_budget = max(MIN_HEADER_BYTES, HEADER_RATIO * file_size)
     if members["header"].file_size > header_budget:
@@ -755,23 +765,42 @@ def _known_arrays() -> dict:
 
 
 def _array_limits(header: dict, where: str) -> dict:
-    """Most bytes each array whose shape the header fixes may claim: name -> bytes.
+    """Most bytes each body and part array may claim: name -> bytes (the header counts it).
 
-    The header's counts are checked first (as ``_check`` checks them). An array's member
-    is its data plus a short .npy header (NPY_HEADER_BYTES at most).
+    The counts are checked first (as ``_check`` checks them), and then against what the
+    header's own shapes allow, which is cheap to count: at most one body per entry of
+    ``handle_shapes``; per live body, one part per Box, Circle or Polygon and at most n - 2
+    per ConcavePolygon of n vertices; parts no wider than the widest outline (or 4). An
+    array's member is its data plus a short .npy header (NPY_HEADER_BYTES at most).
     """
     _check_format(header, where)
     state, counts = _header_counts(header, where)
-    sizes = {
-        "N": counts["bodies"],
-        "P": counts["parts"],
-        "K": counts["part_width"],
-        "J": counts["joints"],
-        "I": state["next_id"],
-    }
+    n, p, k = counts["bodies"], counts["parts"], counts["part_width"]
+    specs, handle_shapes = header.get("shapes"), header.get("handle_shapes")
+    if not isinstance(specs, list) or not isinstance(handle_shapes, list):
+        raise ValueError(f"{where}: header 'shapes' and 'handle_shapes' must be lists")
+    if n > len(handle_shapes):
+        raise ValueError(f"{where}: header counts {n} bodies but lists shapes for fewer")
+    vertices = [_spec_vertex_count(spec, i, where) for i, spec in enumerate(specs)]
+    most_parts, widest = 0, 4
+    for indices in handle_shapes[:n]:
+        if not isinstance(indices, list) or not all(
+            _is_int(j) and 0 <= j < len(specs) for j in indices
+        ):
+            continue  # _shapes_from_header names the problem
+        for j in indices:
+            concave = specs[j]["type"] == "ConcavePolygon"
+            most_parts += max(vertices[j] - 2, 1) if concave else 1
+            widest = max(widest, vertices[j])
+    if p > most_parts or k > widest:
+        raise ValueError(
+            f"{where}: header counts {p} parts of {k} vertex slots, more than its shapes "
+            f"make (at most {most_parts} parts of {widest})"
+        )
+    sizes = {"N": n, "P": p, "K": k}
     limits = {}
     for name, (dims, dtype) in _known_arrays().items():
-        if all(isinstance(d, int) or d in sizes for d in dims):
+        if name.startswith(("body.", "part.")):
             count = math.prod(d if isinstance(d, int) else sizes[d] for d in dims)
             limits[name] = count * np.dtype(dtype).itemsize + NPY_HEADER_BYTES
     return limits

@@ -213,6 +213,19 @@ def test_an_array_larger_than_the_header_counts_allow_is_not_decompressed():
     )
 
 
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda h, a: h["counts"].update(bodies=10**9), "counts 1000000000 bodies but lists"),
+        (lambda h, a: h["counts"].update(parts=10**6), "counts 1000000 parts of 5 vertex"),
+        (lambda h, a: h["counts"].update(part_width=4000), "parts of 4000 vertex slots, more"),
+    ],
+    ids=["bodies", "parts", "part width"],
+)
+def test_counts_beyond_what_the_header_shapes_make_are_refused_before_reading(edit, message):
+    refused_within_bounds(edited(edit), message, megabytes=20)
+
+
 def test_a_member_that_inflates_past_its_claimed_size_is_cut_short():
     """The zip directory claims 1 kB for a member holding 256 MB of zeros."""
     raw = bytearray(zip_with_member("body.angle.npy", 256 * MB))
