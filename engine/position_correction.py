@@ -28,7 +28,8 @@ The rule, step by step (it must stay the same in any other implementation):
    whole push (from its position before push-out) is swept, as a translation, against
    the static and kinematic parts near it that it would collide with; it stops a slop
    short of the first one it would enter (a push ending less than a slop past a surface
-   is kept, as a landing). So a thin plank the body had no contact with cannot be passed.
+   is kept, as a landing, so only pushes longer than the slop need sweeping). So a thin
+   plank the body had no contact with cannot be passed.
 7. Last, a body that rule 6 stopped so that one of its static manifolds is again deeper
    than rule 5 allows (a body wedged between two static shapes) keeps no push-out at all
    this step: it goes back to where the step's motion left it.

@@ -780,7 +780,9 @@ class World:
         """
         empty = (np.zeros(0, dtype=np.int64),) * 4
         dynamic = arrays["kind"] == DYNAMIC
-        pushed = dynamic & np.any(after != before, axis=1)
+        # A push no longer than the slop cannot end more than a slop past a surface.
+        push = after - before
+        pushed = dynamic & (np.hypot(push[:, 0], push[:, 1]) > LINEAR_SLOP)
         if not pushed.any():
             return empty
         chosen = np.flatnonzero(pushed[owner] | ~dynamic[owner])
