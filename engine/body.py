@@ -10,7 +10,8 @@ import numpy as np
 
 from .body_store import DYNAMIC, KIND_NAMES
 from .filtering import check_bits, check_group
-from .validation import as_finite_float, as_vector
+from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
+from .validation import as_bounded_float, as_bounded_vector, as_finite_float, check_bound
 
 
 class Body:
@@ -31,23 +32,17 @@ class Body:
         self._shapes = shapes
 
     # -- where the body lives -------------------------------------------------------------
-    @property
-    def _row(self) -> int:
-        row = self._world._row_of(self)
-        if row < 0:
-            raise ValueError("body: it has been removed from its world")
-        return row
-
     def _get(self, field: str):
-        return self._world._bodies.arrays[field][self._row]
+        return self._world._read_body(self, field)
 
     def _set(self, field: str, value) -> None:
-        self._world._write_body(self._row, field, value)
+        self._world._set_body(self, field, value)
 
     @property
     def world(self):
-        """The World this body belongs to (None once removed)."""
-        return self._world if self._world._row_of(self) >= 0 else None
+        """The World this body belongs to (None once removed, even while a presolve handler
+        runs: the removal itself happens when the step ends)."""
+        return self._world if self._world._holds(self) else None
 
     @property
     def shapes(self) -> tuple:
@@ -62,7 +57,7 @@ class Body:
 
     @position.setter
     def position(self, value) -> None:
-        self._set("position", as_vector(value, "position"))
+        self._set("position", as_bounded_vector(value, "position", MAX_COORDINATE, "m"))
 
     @property
     def angle(self) -> float:
@@ -80,7 +75,7 @@ class Body:
 
     @velocity.setter
     def velocity(self, value) -> None:
-        self._set("velocity", as_vector(value, "velocity"))
+        self._set("velocity", as_bounded_vector(value, "velocity", MAX_SPEED, "m/s"))
 
     @property
     def angular_velocity(self) -> float:
@@ -89,7 +84,8 @@ class Body:
 
     @angular_velocity.setter
     def angular_velocity(self, value) -> None:
-        self._set("angular_velocity", as_finite_float(value, "angular_velocity"))
+        value = as_bounded_float(value, "angular_velocity", MAX_ANGULAR_SPEED, "rad/s")
+        self._set("angular_velocity", value)
 
     # -- mass and material ----------------------------------------------------------------
     @property
@@ -149,19 +145,10 @@ class Body:
     def awake(self, value) -> None:
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"awake: expected a bool, got {type(value).__name__}")
-        row = self._row
         world = self._world
-        if value:
-            world._wake_rows(row)
-            return
-        bodies = world._bodies.arrays
-        if bodies["kind"][row] != DYNAMIC:
+        if not value and self._get("kind") != DYNAMIC:
             raise ValueError("awake: only dynamic bodies sleep")
-        bodies["awake"][row] = False
-        bodies["velocity"][row] = 0.0
-        bodies["angular_velocity"][row] = 0.0
-        bodies["island"][row] = world._next_island
-        world._next_island += 1
+        world._change_body(self, world._wake_rows if value else world._put_to_sleep)
 
     # -- filtering ------------------------------------------------------------------------
     @property
@@ -209,37 +196,59 @@ class Body:
         force: (2,); point: (2,) or None. A force off the centre of mass also gives torque.
         Forces are cleared after each step.
         """
-        force = as_vector(force, "force")
+        force = as_bounded_vector(force, "force", np.finfo(float).max, "N")
         torque = self._moment_arm_cross(point, force)
-        row = self._row
-        self._world._wake_rows(row)
-        bodies = self._world._bodies.arrays
-        bodies["force"][row] += force
-        bodies["torque"][row] += torque
+        world = self._world
+        # What the forces pushed so far plus this one would add to the velocity next step.
+        dt = world.dt
+        inv_mass, inv_inertia = self._get("inv_mass"), self._get("inv_inertia")
+        with np.errstate(over="ignore", invalid="ignore"):
+            gain = np.hypot(*(self._get("force") + force)) * inv_mass * dt
+            spin = abs(self._get("torque") + torque) * inv_inertia * dt
+        check_bound(float(gain), "force", MAX_SPEED, "m/s of speed gained in a step")
+        check_bound(float(spin), "point", MAX_ANGULAR_SPEED, "rad/s of spin gained in a step")
+
+        def push(row: int) -> None:
+            world._wake_rows(row)
+            world._bodies.arrays["force"][row] += force
+            world._bodies.arrays["torque"][row] += torque
+
+        world._change_body(self, push)
 
     def apply_impulse(self, impulse, point=None) -> None:
         """Change the momentum now by ``impulse`` (N s) at a world ``point`` (default: centre).
 
         impulse: (2,); point: (2,) or None. Static and kinematic bodies are not affected.
         """
-        impulse = as_vector(impulse, "impulse")
+        impulse = as_bounded_vector(impulse, "impulse", np.finfo(float).max, "N s")
         angular = self._moment_arm_cross(point, impulse)
-        row = self._row
-        bodies = self._world._bodies.arrays
-        if bodies["kind"][row] != DYNAMIC:
+        world = self._world
+        if self._get("kind") != DYNAMIC:
+            world._change_body(self, lambda row: None)  # refuses a removed body
             return
-        self._world._wake_rows(row)
-        bodies["velocity"][row] += impulse * bodies["inv_mass"][row]
-        bodies["angular_velocity"][row] += angular * bodies["inv_inertia"][row]
+        with np.errstate(over="ignore", invalid="ignore"):
+            velocity = self._get("velocity") + impulse * self._get("inv_mass")
+            spin = self._get("angular_velocity") + angular * self._get("inv_inertia")
+        check_bound(float(np.hypot(*velocity)), "impulse", MAX_SPEED, "m/s of resulting speed")
+        check_bound(abs(float(spin)), "point", MAX_ANGULAR_SPEED, "rad/s of resulting spin")
+
+        def kick(row: int) -> None:
+            bodies = world._bodies.arrays
+            world._wake_rows(row)
+            bodies["velocity"][row] += impulse * bodies["inv_mass"][row]
+            bodies["angular_velocity"][row] += angular * bodies["inv_inertia"][row]
+
+        world._change_body(self, kick)
 
     def _moment_arm_cross(self, point, vector: np.ndarray) -> float:
         if point is None:
             return 0.0
-        arm = as_vector(point, "point") - self._get("position")
-        return float(arm[0] * vector[1] - arm[1] * vector[0])
+        arm = as_bounded_vector(point, "point", MAX_COORDINATE, "m") - self._get("position")
+        with np.errstate(over="ignore", invalid="ignore"):
+            return float(arm[0] * vector[1] - arm[1] * vector[0])
 
     def __repr__(self) -> str:
-        if self._world._row_of(self) < 0:
+        if not self._world._holds(self):
             return "<Body removed>"
         x, y = self.position
         return f"<Body {self.kind} at ({x:.3g}, {y:.3g})>"

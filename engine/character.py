@@ -49,6 +49,8 @@ from .query_index import (
     patch_moved_body,
     restamp,
 )
+from .settings import MAX_COORDINATE
+from .validation import check_bound
 
 # Gap kept between the moved body and what it touches, m.
 SKIN = 1e-3
@@ -86,6 +88,7 @@ def move_and_slide(
     check_world(world)
     row = check_body(world, body)
     mx, my = vector_floats(motion, "motion")
+    check_bound(math.hypot(mx, my), "motion", MAX_COORDINATE, "m")
     max_slides = _check_slides(max_slides)
     floor_cos = math.cos(_check_floor_angle(floor_angle))
     index = current_index(world)

@@ -10,6 +10,9 @@ outline.normalise), so the tolerances below are relative to the outline's size.
 
 from __future__ import annotations
 
+import bisect
+import math
+
 import numpy as np
 
 from engine.outline import SINE_TOLERANCE, as_outline_array, is_convex, normalise, signed_area
@@ -98,8 +101,8 @@ def _corner_sine(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
 def _smallest_angle(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
     """Smallest interior angle of triangle abc in radians (0 for a degenerate one)."""
     corners = np.array([a, b, c])
-    to_next = np.roll(corners, -1, axis=0) - corners
-    to_prev = np.roll(corners, 1, axis=0) - corners
+    to_next = corners[[1, 2, 0]] - corners
+    to_prev = corners[[2, 0, 1]] - corners
     cross = np.abs(to_next[:, 0] * to_prev[:, 1] - to_next[:, 1] * to_prev[:, 0])
     dot = np.einsum("ij,ij->i", to_next, to_prev)
     return float(np.min(np.arctan2(cross, dot)))
@@ -121,6 +124,7 @@ class _EarClipper:
         self.next = [(i + 1) % n for i in range(n)]
         self.alive = np.ones(n, dtype=bool)
         self.score = np.full(n, -np.inf)
+        self.grid = _VertexGrid(pts)
         self._rescore_all()
 
     def run(self) -> np.ndarray:
@@ -179,27 +183,39 @@ class _EarClipper:
         p, q = self.prev[v], self.next[v]
         a, b, c = self.pts[p], self.pts[v], self.pts[q]
         # A straight corner (within tolerance) gives a sliver, never an ear.
-        if _corner_sine(a, b, c) <= SINE_TOLERANCE or self._blocked(p, v, q):
+        if _corner_sine(a, b, c) <= SINE_TOLERANCE:
             return -np.inf
-        return _smallest_angle(a, b, c)
+        angle = _smallest_angle(a, b, c)
+        return -np.inf if self._blocked(p, v, q, angle) else angle
 
-    def _blocked(self, p: int, v: int, q: int) -> bool:
+    def _blocked(self, p: int, v: int, q: int, smallest_angle: float) -> bool:
         """True if another remaining vertex lies in the closed triangle (p, v, q).
 
         Vertices on the triangle's boundary block it too: clipping the ear would leave a
-        polygon that touches itself at that vertex.
+        polygon that touches itself at that vertex. Only vertices near the triangle are
+        tested: one within BLOCK_TOLERANCE of every edge line lies in the triangle grown
+        by BLOCK_TOLERANCE / sin(angle / 2) at each corner (twice that, for rounding).
         """
-        return self._intrusion(p, v, q) >= -BLOCK_TOLERANCE
+        half_sine = math.sin(0.5 * smallest_angle)
+        margin = 2.0 * BLOCK_TOLERANCE / half_sine if half_sine > 0.0 else math.inf
+        corners = self.pts[[p, v, q]]
+        near = self.grid.near(corners.min(axis=0) - margin, corners.max(axis=0) + margin)
+        return self._intrusion(p, v, q, near) >= -BLOCK_TOLERANCE
 
-    def _intrusion(self, p: int, v: int, q: int) -> float:
+    def _intrusion(self, p: int, v: int, q: int, near: np.ndarray | None = None) -> float:
         """How deep the deepest other remaining vertex lies inside triangle (p, v, q).
 
         Depth is the smallest signed distance to the three edge lines (positive inside),
         so a negative result means every other vertex is outside; -inf if none remain.
+        near: (M,) int64 the vertices to consider (None: every one).
         """
-        others = self.alive.copy()
-        others[[p, v, q]] = False
-        r = self.pts[others]
+        if near is None:
+            others = self.alive.copy()
+            others[[p, v, q]] = False
+            r = self.pts[others]
+        else:
+            near = near[self.alive[near] & (near != p) & (near != v) & (near != q)]
+            r = self.pts[np.sort(near)]  # in index order, as when every vertex is tested
         if len(r) == 0:
             return -np.inf
         depth = np.full(len(r), np.inf)
@@ -210,6 +226,42 @@ class _EarClipper:
             cross = edge[0] * (r[:, 1] - start[1]) - edge[1] * (r[:, 0] - start[0])
             depth = np.minimum(depth, cross / np.hypot(*edge))
         return float(np.max(depth))
+
+
+class _VertexGrid:
+    """The vertices of a unit-scaled outline in square cells of about one vertex each, to
+    list those near a box without looking at all of them."""
+
+    def __init__(self, pts: np.ndarray):
+        self.size = max(1.0 / math.sqrt(len(pts)), 1e-9)
+        self.low = pts.min(axis=0)
+        cells = np.floor((pts - self.low) / self.size).astype(np.int64)
+        self.rows = int(cells[:, 1].max()) + 1
+        self.columns = int(cells[:, 0].max()) + 1
+        keys = cells[:, 0] * self.rows + cells[:, 1]
+        order = np.argsort(keys, kind="stable")
+        self.keys = keys[order].tolist()
+        self.order = order
+
+    def near(self, low: np.ndarray, high: np.ndarray) -> np.ndarray | None:
+        """Indices (M,) of the vertices in the cells that the box low..high (2,) covers, or
+        None when the box covers so many cells that testing every vertex is cheaper."""
+        first = np.floor((low - self.low) / self.size)
+        last = np.floor((high - self.low) / self.size)
+        first = np.maximum(first, 0.0)
+        last = np.minimum(last, (self.columns - 1, self.rows - 1))
+        cells = (last - first + 1.0).prod()
+        if not cells <= 0.25 * len(self.keys):  # NaN and inf included
+            return None
+        x0, y0 = int(first[0]), int(first[1])
+        x1, y1 = int(last[0]), int(last[1])
+        runs = []
+        for x in range(x0, x1 + 1):
+            start = bisect.bisect_left(self.keys, x * self.rows + y0)
+            stop = bisect.bisect_right(self.keys, x * self.rows + y1)
+            if stop > start:
+                runs.append(self.order[start:stop])
+        return np.concatenate(runs) if runs else np.zeros(0, dtype=np.int64)
 
 
 def _ccw_triangle(unit: np.ndarray, tri: list[int]) -> list[int]:

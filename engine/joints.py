@@ -20,7 +20,8 @@ import numpy as np
 
 from .body import Body
 from .joint_store import DISTANCE, MOUSE, REVOLUTE, WELD, WORLD
-from .validation import as_finite_float, as_positive_float, as_vector
+from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE
+from .validation import as_bounded_float, as_bounded_vector, as_finite_float, as_positive_float
 
 
 def _non_negative(value, argument: str) -> float:
@@ -28,6 +29,20 @@ def _non_negative(value, argument: str) -> float:
     if value < 0.0:
         raise ValueError(f"{argument}: must be >= 0, got {value}")
     return value
+
+
+def _point(value, argument: str) -> np.ndarray:
+    """A world point (2,) within the coordinates the step represents."""
+    return as_bounded_vector(value, argument, MAX_COORDINATE, "m")
+
+
+def _spin(value, argument: str) -> float:
+    return as_bounded_float(value, argument, MAX_ANGULAR_SPEED, "rad/s")
+
+
+def _length(value, argument: str) -> float:
+    value = as_positive_float(value, argument)
+    return as_bounded_float(value, argument, 2.0 * MAX_COORDINATE, "m")
 
 
 def _limit(value, argument: str, none: float) -> float:
@@ -90,7 +105,7 @@ class Joint:
     @property
     def world(self):
         """The World this joint is in (None before adding and after removal)."""
-        if self._world is None or self._world._joint_row(self) < 0:
+        if self._world is None or not self._world._holds_joint(self):
             return None
         return self._world
 
@@ -114,7 +129,7 @@ class Joint:
         if self._world is None:
             self._spec[field] = value
         else:
-            self._world._write_joint(self._row, field, value)
+            self._world._change_joint(self, field, value)
 
     @property
     def body_a(self) -> Body:
@@ -224,11 +239,11 @@ class RevoluteJoint(Joint):
         max_motor_torque: float = 0.0,
         collide_connected: bool = False,
     ):
-        anchor = as_vector(anchor, "anchor")
+        anchor = _point(anchor, "anchor")
         spec = {
             "lower": _limit(lower, "lower", -np.inf),
             "upper": _limit(upper, "upper", np.inf),
-            "motor_speed": as_finite_float(motor_speed, "motor_speed"),
+            "motor_speed": _spin(motor_speed, "motor_speed"),
             "max_motor_torque": _non_negative(max_motor_torque, "max_motor_torque"),
         }
         if spec["lower"] > spec["upper"]:
@@ -281,7 +296,7 @@ class RevoluteJoint(Joint):
         self._write("upper", value)
 
     motor_speed = _number_field(
-        "motor_speed", as_finite_float, "Speed the motor drives the joint angle at, rad/s."
+        "motor_speed", _spin, "Speed the motor drives the joint angle at, rad/s."
     )
     max_motor_torque = _number_field(
         "max_motor_torque", _non_negative, "Largest torque the motor may use, N m (0: no motor)."
@@ -316,20 +331,20 @@ class DistanceJoint(Joint):
         damping: float = 0.0,
         collide_connected: bool = False,
     ):
-        anchor_a = as_vector(anchor_a, "anchor_a")
-        anchor_b = as_vector(anchor_b, "anchor_b")
+        anchor_a = _point(anchor_a, "anchor_a")
+        anchor_b = _point(anchor_b, "anchor_b")
         if length is None:
             length = float(np.hypot(*(anchor_b - anchor_a)))
             if length <= 0.0:
                 raise ValueError("length: the anchors coincide; give a length > 0")
         spec = {
-            "length": as_positive_float(length, "length"),
+            "length": _length(length, "length"),
             "frequency": _non_negative(frequency, "frequency"),
             "damping": _non_negative(damping, "damping"),
         }
         super().__init__(body_a, body_b, (anchor_a, anchor_b), spec, collide_connected)
 
-    length = _number_field("length", as_positive_float, "Rest length, m.")
+    length = _number_field("length", _length, "Rest length, m.")
     frequency = _number_field(
         "frequency", _non_negative, "Spring frequency in Hz (0: a rigid rod)."
     )
@@ -351,7 +366,7 @@ class WeldJoint(Joint):
     _kind = WELD
 
     def __init__(self, body_a, body_b, anchor, collide_connected: bool = False):
-        anchor = as_vector(anchor, "anchor")
+        anchor = _point(anchor, "anchor")
         super().__init__(body_a, body_b, (anchor, anchor), {}, collide_connected)
 
     @property
@@ -380,8 +395,8 @@ class MouseJoint(Joint):
         damping: float = 0.7,
         anchor=None,
     ):
-        target = as_vector(target, "target")
-        anchor = target if anchor is None else as_vector(anchor, "anchor")
+        target = _point(target, "target")
+        anchor = target if anchor is None else _point(anchor, "anchor")
         spec = {
             "max_force": _non_negative(max_force, "max_force"),
             "frequency": as_positive_float(frequency, "frequency"),
@@ -398,7 +413,7 @@ class MouseJoint(Joint):
 
     @target.setter
     def target(self, value) -> None:
-        value = as_vector(value, "target")
+        value = _point(value, "target")
         if self._world is None:
             self._points = (self._points[0], value)
         else:

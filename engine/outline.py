@@ -11,6 +11,7 @@ outline and so that huge or tiny coordinates neither overflow nor underflow.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Iterable
 
@@ -204,13 +205,40 @@ def _all_collinear(unit: np.ndarray) -> bool:
 
 
 def _check_no_revisits(unit: np.ndarray, ids: list[int], argument: str) -> None:
-    """Reject a path that comes back to a point it visited before (not consecutively)."""
-    x, y = unit[ids, 0], unit[ids, 1]
-    gaps_sq = (x[:, None] - x[None, :]) ** 2 + (y[:, None] - y[None, :]) ** 2
-    # Only pairs i < j matter; consecutive ones were merged already.
-    first, second = np.nonzero(np.triu(gaps_sq <= POINT_TOLERANCE**2, k=1))
+    """Reject a path that comes back to a point it visited before (not consecutively).
+
+    Memory and time O(n log n): points are hashed into square cells whose diagonal is the
+    tolerance, so two points in one cell coincide, and a point can only coincide with
+    points at most two cells away in each direction.
+    """
+    points = unit[ids]
+    cell = POINT_TOLERANCE / math.sqrt(2.0)
+    # unit lies in [-0.5, 0.5]; shifted by 0.75 every cell index is positive and < 2**31.
+    cx, cy = (np.floor((points + 0.75) / cell).astype(np.int64)).T
+    keys = (cx << 32) | cy
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    first, second = [], []
+    same = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
+    first.append(order[same])
+    second.append(order[same + 1])
+    if len(same) == 0:  # every cell holds one point: look at the cells around each
+        for dx in range(-2, 3):
+            for dy in range(-2, 3):
+                if (dx, dy) <= (0, 0):  # each unordered pair of cells once
+                    continue
+                wanted = ((cx + dx) << 32) | (cy + dy)
+                at = np.minimum(np.searchsorted(sorted_keys, wanted), len(keys) - 1)
+                found = np.flatnonzero(sorted_keys[at] == wanted)
+                other = order[at[found]]
+                close = np.hypot(*(points[found] - points[other]).T) <= POINT_TOLERANCE
+                first.append(found[close])
+                second.append(other[close])
+    first, second = np.concatenate(first), np.concatenate(second)
     if len(first):
-        a, b = ids[first[0]], ids[second[0]]
+        low, high = np.minimum(first, second), np.maximum(first, second)
+        k = np.lexsort((high, low))[0]  # the first pair in the caller's order
+        a, b = ids[low[k]], ids[high[k]]
         raise ValueError(f"{argument}: outline touches itself (points {a} and {b} coincide)")
 
 
@@ -267,10 +295,20 @@ def _first_bad_edge_pair(pts: np.ndarray) -> tuple[int, int, str] | None:
     """First pair (i, j, kind) of edges i < j that cross, touch or overlap, or None.
 
     pts: (m, 2) unit-scaled outline; edge k runs from pts[k] to pts[(k + 1) % m].
-    kind is "cross" for a proper crossing, "touch" or "overlap" otherwise.
+    kind is "cross" for a proper crossing, "touch" or "overlap" otherwise. Memory stays
+    O(m + PAIR_CHUNK): the candidate pairs are tested a chunk at a time.
     """
+    best = None
+    for first, second in _pairs_with_overlapping_boxes(pts):
+        found = _bad_edge_pairs(pts, first, second)
+        if found is not None and (best is None or found[:2] < best[:2]):
+            best = found
+    return best
+
+
+def _bad_edge_pairs(pts: np.ndarray, first: np.ndarray, second: np.ndarray):
+    """The first (i, j, kind) among candidate edge pairs first[k] < second[k], or None."""
     m = len(pts)
-    first, second = _pairs_with_overlapping_boxes(pts)
     adjacent = (second == first + 1) | ((first == 0) & (second == m - 1))
     starts, ends = pts, np.roll(pts, -1, axis=0)
     a0, a1, b0, b1 = starts[first], ends[first], starts[second], ends[second]
@@ -295,28 +333,50 @@ def _first_bad_edge_pair(pts: np.ndarray) -> tuple[int, int, str] | None:
         _point_segment_distance(np.where(second[:, None] == first[:, None] + 1, a0, a1), b0, b1),
     )
     overlapping = adjacent & (far_gap <= POINT_TOLERANCE)
-    bad = np.nonzero(crossing | touching | overlapping)[0]
+    bad = np.flatnonzero(crossing | touching | overlapping)
     if len(bad) == 0:
         return None
-    k = bad[0]
+    k = bad[np.lexsort((second[bad], first[bad]))[0]]
     kind = "cross" if crossing[k] else ("overlap" if overlapping[k] else "touch")
     return int(first[k]), int(second[k]), kind
 
 
-def _pairs_with_overlapping_boxes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Index arrays (i, j), i < j in row-major order, of edges whose padded boxes overlap.
+# Candidate edge pairs tested at once by the simplicity check (bounds its memory).
+PAIR_CHUNK = 1 << 16
+
+
+def _pairs_with_overlapping_boxes(pts: np.ndarray):
+    """Yield chunks (i, j) of index arrays, i < j, of the edges whose padded boxes overlap.
 
     Only such edges can come within the tolerance of each other, so the exact tests run
-    on these pairs alone instead of on all m * (m - 1) / 2 of them.
+    on these pairs alone. A sweep along x: with the edges sorted by the left side of their
+    boxes, each edge meets the edges that start before its box ends (a searchsorted), and
+    the pairs are expanded a chunk at a time, so memory stays O(m + PAIR_CHUNK).
     """
     ends = np.roll(pts, -1, axis=0)
     low = np.minimum(pts, ends) - POINT_TOLERANCE
     high = np.maximum(pts, ends) + POINT_TOLERANCE
-    overlap = np.ones((len(pts), len(pts)), dtype=bool)
-    for axis in (0, 1):
-        overlap &= low[:, None, axis] <= high[None, :, axis]
-        overlap &= low[None, :, axis] <= high[:, None, axis]
-    return np.nonzero(np.triu(overlap, k=1))
+    order = np.argsort(low[:, 0], kind="stable")
+    left = low[order, 0]
+    # Edge order[k] meets edges order[k + 1 : stop[k]] along x.
+    stop = np.searchsorted(left, high[order, 0], side="right")
+    count = np.maximum(stop - np.arange(len(pts)) - 1, 0)
+    total = np.cumsum(count)
+    start = 0
+    while start < len(pts):
+        # Whole edges per chunk, at least one, about PAIR_CHUNK pairs.
+        base = total[start - 1] if start else 0
+        end = max(int(np.searchsorted(total, base + PAIR_CHUNK, side="right")), start + 1)
+        rows = np.arange(start, end)
+        owner = np.repeat(rows, count[rows])
+        offset = np.arange(len(owner)) - np.repeat(
+            np.cumsum(count[rows]) - count[rows], count[rows]
+        )
+        i, j = order[owner], order[owner + 1 + offset]
+        both = (low[i, 1] <= high[j, 1]) & (low[j, 1] <= high[i, 1])
+        i, j = i[both], j[both]
+        yield np.minimum(i, j), np.maximum(i, j)
+        start = end
 
 
 def _cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -25,11 +25,12 @@ The rule, step by step:
 5. A guard over the static manifolds: each is given back at least the gap it had before
    push-out began (after the step's motion), or minus the slop if that is shallower. This
    push is not capped: it only undoes moves that push-out made.
-6. A sweep against static shapes the body was not touching: each pushed dynamic body's
-   whole push (from its position before push-out) is swept, as a translation, against the
-   static and kinematic parts near it that it would collide with; it stops a slop short
-   of the first one it would enter (a push ending less than a slop past a surface is
-   kept, as a landing). So a thin plank the body had no contact with cannot be passed.
+6. A sweep against static shapes the body was not touching: each dynamic body pushed more
+   than the slop has its whole push (from its position before push-out) swept, as a
+   translation, against the static and kinematic parts near it that it would collide with;
+   it stops a slop short of the first one it would enter (a push ending less than a slop
+   past a surface is kept, as a landing). So a thin plank the body had no contact with
+   cannot be passed.
 7. Last, a body that rule 6 stopped so that one of its static manifolds is again deeper
    than rule 5 allows (a body wedged between two static shapes) keeps no push-out at all
    this step: it goes back to where the step's motion left it.
@@ -166,9 +167,9 @@ def stop_at_static(unpushed, poses, slop, parts, owner, bodies, ignored, step_pa
     pushed = np.zeros(n, dtype=np.bool_)
     any_pushed = False
     for i in range(n):
-        pushed[i] = kind[i] == DYNAMIC and (
-            poses[i, 0] != unpushed[i, 0] or poses[i, 1] != unpushed[i, 1]
-        )
+        # A push no longer than the slop cannot end more than a slop past a surface.
+        dx, dy = poses[i, 0] - unpushed[i, 0], poses[i, 1] - unpushed[i, 1]
+        pushed[i] = kind[i] == DYNAMIC and dx * dx + dy * dy > slop * slop
         any_pushed = any_pushed or pushed[i]
     if not any_pushed:
         return False

@@ -42,3 +42,14 @@ TIME_TO_SLEEP = 0.5  # s
 # its limit does not jitter), and the most one correction pass may turn a joint back.
 ANGULAR_SLOP = 2.0 * 3.141592653589793 / 180.0  # rad
 MAX_ANGULAR_CORRECTION = 8.0 * 3.141592653589793 / 180.0  # rad
+
+# The largest values the engine accepts where they are given (positions, anchors and
+# targets; speeds; the step; gravity). A step works with sums and products of them (v dt,
+# w r, a joint's lever arm times a speed); within these limits every intermediate value
+# stays far inside float64 and the joint solver stays well conditioned: welding bodies
+# 1e12 m apart that move at MAX_SPEED still keeps every number finite.
+MAX_COORDINATE = 1e12  # m
+MAX_SPEED = 1e6  # m/s
+MAX_ANGULAR_SPEED = 1e6  # rad/s
+MAX_DT = 1.0  # s
+MAX_GRAVITY = 1e6  # m/s^2

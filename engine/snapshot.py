@@ -121,13 +121,33 @@ events.sensor_began            (S,) bool
 events.sensor_ended            (S0,) bool
 =============================  ===========  ================================================
 
-A file is checked completely before anything is built: the format name, the version (a
-newer one is refused), every array's presence, dtype and shape, and the consistency of the
-whole (counts, ids and rows in range, parts in body order, sorted keys, finite numbers,
-joints between two different live bodies or a body and the world, with at least one
-dynamic body, and valid limits, lengths and spring settings). A bad file raises ValueError
-naming the file and the problem; ``load`` returns a new World or raises, ``restore``
-changes the world entirely or not at all.
+A file is checked completely before anything is built, cheapest checks first:
+
+* the archive: every member's name must be ``<array>.npy`` for an array listed above (or
+  ``header``), checked before anything is decompressed; the header may claim at most 16
+  times the file's size (or 1 MiB) and is read first; the body and part arrays may claim
+  no more than the header's counts need, and those counts no more than the header's shapes
+  make (one body per ``handle_shapes`` entry, at most n - 2 parts per concave outline of n
+  vertices, parts no wider than the widest outline); the other arrays together at most
+  DECOMPRESSION_RATIO (64) times the file's size (or 64 MiB); members are inflated only up
+  to their claimed size (a member holding more fails its CRC check);
+* the header: JSON nested at most MAX_HEADER_DEPTH levels deep, exactly the fields above
+  (an unknown one is refused), the format name and version (a newer one is refused);
+* the arrays: presence, dtype and shape, finite numbers, and the consistency of the whole:
+  counts, ids and rows in range, parts in body order, sorted keys; event keys that name
+  live bodies or the removed bodies the file lists, and agree with each other; joints
+  between two different live bodies or a body and the world, with at least one dynamic
+  body, valid limits, lengths and spring settings; states ``add_body`` and the setters
+  make: a static body does not move, inverse masses and inertias are exactly 1 / mass and
+  1 / inertia (0 and +inf mass for static and kinematic bodies), only dynamic bodies sleep
+  and a sleeping body does not move, and no more time is banked than ``advance`` leaves;
+* last, the shapes, built from the header only now: every shape must be used by a body,
+  a body's outlines may hold no more vertices than its parts (removed bodies' outlines,
+  which have no parts, at most REMOVED_SHAPE_VERTICES more than all live parts), and the
+  parts, reaches and mass properties must be exactly those ``add_body`` makes from them.
+
+A bad file raises ValueError naming the file and the problem; ``load`` returns a new World
+or raises, ``restore`` changes the world entirely or not at all.
 
 Version history
 ---------------
@@ -144,6 +164,7 @@ import math
 import operator
 import os
 import pickle
+import re
 import secrets
 import threading
 import weakref
@@ -154,10 +175,12 @@ from types import MappingProxyType
 import numpy as np
 
 from .body import Body
-from .body_store import DYNAMIC, KIND_CODES, PartTable, Table
+from .body_geometry import body_geometry
+from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
 from .events import ContactTable
-from .joint_store import DISTANCE, MOUSE, WORLD
+from .joint_store import DISTANCE, JOINT_FIELDS, MOUSE, WORLD
 from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
+from .packing import concatenate, widen
 from .shapes import Box, Circle, ConcavePolygon, Polygon
 from .warm_start import FEATURE_BITS, ROW_BITS, WarmStartCache
 
@@ -219,7 +242,8 @@ EXCLUDED_ATTRIBUTES = {
     # Within a step only: snapshot and restore refuse to run during a step (from a presolve
     # handler), and between steps these are always False, [] and None.
     "_stepping": "true only during a step",
-    "_deferred": "adds and removes asked for during a step, applied at its end",
+    "_running": "true only while step() or advance() runs (refuses stepping from a handler)",
+    "_deferred": "adds, removes and writes asked for during a step, applied at its end",
     "_presolve_error": "a presolve handler's error, raised at the end of its step",
 }
 
@@ -254,6 +278,27 @@ _SHAPE_TYPES = {"Box": Box, "Circle": Circle, "Polygon": Polygon, "ConcavePolygo
 _MAX_IDS = 2**31
 _MAX_PARTS = 2**ROW_BITS
 _INT64_MAX = 2**63 - 1
+
+# What a file may ask of the reader. Deflate shrinks runs of zeros about a thousandfold, so
+# the sizes a zip claims are believed only up to this many times the file's own size (or
+# MIN_DECOMPRESSED_BYTES, for small files of sparse arrays); ordinary saves, compressed
+# or not, stay well inside it.
+DECOMPRESSION_RATIO = 64
+MIN_DECOMPRESSED_BYTES = 64 * 2**20
+# Likewise the header, whose JSON becomes Python objects of many times its size.
+HEADER_RATIO = 16
+MIN_HEADER_BYTES = 2**20
+# numpy writes .npy headers of about a hundred bytes; a longer one is damage.
+NPY_HEADER_BYTES = 4096
+# The header's JSON nests five levels deep (a vertex of a shape); far deeper is damage.
+MAX_HEADER_DEPTH = 16
+# The fields of a file's header, every one required.
+_HEADER_FIELDS = frozenset(
+    {"format", "version", "settings", "state", "counts", "shapes", "handle_shapes"}
+)
+# Outline vertices that removed bodies' shapes (which have no parts in a file) may hold
+# together, beyond as many as the live bodies' parts hold.
+REMOVED_SHAPE_VERTICES = 4096
 
 
 class Snapshot:
@@ -463,15 +508,8 @@ def restore(world, snap: Snapshot) -> None:
     _check_not_stepping(world, "restore")
     if not isinstance(snap, Snapshot):
         raise TypeError(f"snap: expected a Snapshot, got {type(snap).__name__}")
-    checked = _check(snap._header, dict(snap._arrays), _shapes_of(snap, "snapshot"), "snapshot")
+    checked = _check(snap._header, dict(snap._arrays), snap._shapes, "snapshot")
     _apply(world, checked, snap._handles, snap._joint_handles, fresh=False)
-
-
-def _shapes_of(snap: Snapshot, where: str) -> tuple:
-    """The handles' shapes: the objects themselves, or built from data when unpickled."""
-    if snap._shapes is not None:
-        return snap._shapes
-    return _shapes_from_header(snap._header, where)
 
 
 def _check_not_stepping(world, action: str) -> None:
@@ -537,10 +575,8 @@ def load(path):
         where = os.fspath(path)
         with open(where, "rb") as file:
             data = file.read()
-    arrays = _read_archive(data, where)
-    header = _read_header(arrays.pop("header", None), where)
-    shapes = _shapes_from_header(header, where)
-    checked = _check(header, arrays, shapes, where)
+    header, arrays = _read_archive(data, where)
+    checked = _check(header, arrays, None, where)
     world = checked.world
     _apply(world, checked, None, None, fresh=True)
     return world
@@ -592,36 +628,182 @@ class _Refused(ValueError):
     """A problem with the file that deserves its own message, not "corrupt"."""
 
 
-def _read_archive(data: bytes, where: str) -> dict:
-    """The arrays of an .npz held in ``data``, by name; ValueError for anything else.
+def _read_archive(data: bytes, where: str) -> tuple[dict, dict]:
+    """The header (a dict) and the arrays (by name) of an .npz held in ``data``.
 
-    Each member's .npy header is checked against the member's size before its data is
-    read, so a damaged shape cannot ask for a huge allocation; zip's CRC check then catches
-    damaged data. Object arrays are refused (numpy's allow_pickle=False).
+    Nothing is decompressed before it is known to be wanted and small enough. Every
+    member's name must be one this engine reads. The header may claim at most HEADER_RATIO
+    times the file's size (or MIN_HEADER_BYTES); it is read first. The body and part arrays
+    may then claim no more than their shapes need by the header's counts, and those counts
+    no more than the header's own shapes allow (the part arrays are padded to the widest
+    part, so they can be large and compress very well in a legitimate file). All the other
+    arrays together may claim at most DECOMPRESSION_RATIO times the file's size (or
+    MIN_DECOMPRESSED_BYTES). A member is inflated only up to its claimed size, and its CRC
+    check catches one whose data differs. Each member's .npy header is checked against the
+    member's size before its data is read; object arrays are refused (numpy's
+    allow_pickle=False). ValueError for anything else.
     """
     if not data.startswith(b"PK"):
         raise ValueError(f"{where}: not a world snapshot (not an .npz archive)")
     arrays = {}
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            for info in archive.infolist():
-                name = info.filename
-                if not name.endswith(".npy"):
-                    raise ValueError(f"member {name!r} is not an .npy array")
-                key = name[: -len(".npy")]
-                if key in arrays:
-                    raise ValueError(f"array {key!r} appears twice")
-                # Deflate expands at most ~1032x; a larger claim is a damaged size field.
-                if info.file_size > 1100 * len(data) + 4096:
-                    raise ValueError(f"array {key!r} claims {info.file_size} bytes")
-                arrays[key] = _read_npy(archive.read(info), key)
+            members = _checked_members(archive.infolist(), len(data))
+            header = _read_header(_read_npy(_inflate(archive, members["header"]), "header"), where)
+            _check_claims(members, _array_limits(header, where), len(data))
+            for key, info in members.items():
+                if key != "header":
+                    arrays[key] = _read_npy(_inflate(archive, info), key)
     except _Refused as error:
         raise ValueError(f"{where}: {error}") from None
+    except ValueError as error:
+        if str(error).startswith(f"{where}: "):  # the header's own checks
+            raise
+        raise ValueError(
+            f"{where}: truncated or corrupt file ({type(error).__name__}: {error})"
+        ) from None
     except Exception as error:  # whatever a damaged archive makes zipfile or numpy raise
         raise ValueError(
             f"{where}: truncated or corrupt file ({type(error).__name__}: {error})"
         ) from None
-    return arrays
+    return header, arrays
+
+
+def _check_claims(members: dict, limits: dict, file_size: int) -> None:
+    """Refuse sizes the header does not allow: each array with a limit (name -> bytes) may
+    claim no more; the others share the budget the file's size gives."""
+    for key, info in members.items():
+        if key in limits and info.file_size > limits[key]:
+            raise _Refused(
+                f"array {key!r} claims {info.file_size} bytes, more than the header's "
+                f"counts allow ({limits[key]})"
+            )
+    budget = max(MIN_DECOMPRESSED_BYTES, DECOMPRESSION_RATIO * file_size)
+    claimed = sum(info.file_size for key, info in members.items() if key not in limits)
+    if claimed > budget:
+        raise _Refused(
+            f"its arrays claim {claimed} bytes, more than a file of {file_size} bytes may "
+            f"decompress to ({budget})"
+        )
+
+
+def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """A member's data, decompressing no more than the size the zip directory claims.
+
+    (``archive.read`` would inflate a member in one go, whatever its claim, and only then
+    cut it to size.) Reading exactly the claimed size ends the stream, which checks its CRC:
+    a member that holds more, or other, data than claimed fails there.
+    """
+    with archive.open(info) as member:
+        data = member.read(info.file_size)
+    if len(data) != info.file_size:
+        raise ValueError(f"member {info.filename!r} is shorter than its claimed size")
+    return data
+
+
+def _checked_members(infos: list, file_size: int) -> dict:
+    """Array name -> ZipInfo, after checking names and claimed sizes (nothing is read)."""
+    members = {}
+    known = _known_arrays()
+    if "header.npy" not in {info.filename for info in infos}:
+        raise _Refused("not a world snapshot (no 'header' array)")
+    for info in infos:
+        name = info.filename
+        if not name.endswith(".npy"):
+            raise _Refused(f"unexpected member {name!r} (not an .npy array)")
+        key = name[: -len(".npy")]
+        if key != "header" and key not in known:
+            raise _Refused(f"unexpected array {key!r} (not one of a world snapshot)")
+        if key in members:
+            raise _Refused(f"array {key!r} appears twice")
+        members[key] = info
+    # The header is parsed into Python objects, which take many times its text: smaller.
+    header_budget = max(MIN_HEADER_BYTES, HEADER_RATIO * file_size)
+    if members["header"].file_size > header_budget:
+        raise _Refused(
+            f"array 'header' claims {members['header'].file_size} bytes, more than a file of "
+            f"{file_size} bytes may hold ({header_budget})"
+        )
+    return members
+
+
+def _known_arrays() -> dict:
+    """Every array a file of this engine may hold: name -> (dims, dtype); dims are ints or
+    the size names of the format table (N, P, K, J, I are the header's; the others vary)."""
+    layout = {}
+    for name, (trailing, dtype) in BODY_FIELDS.items():
+        layout[f"body.{name}"] = (("N", *trailing), dtype)
+    for name, (trailing, dtype) in PartTable(width=1).table._fields.items():
+        dims = ("P", "K", 2) if name in ("vertices", "normals") else ("P", *trailing)
+        layout[f"part.{name}"] = (dims, dtype)
+    for name, (trailing, dtype) in JOINT_FIELDS.items():
+        layout[f"joint.{name}"] = (("J", *trailing), dtype)
+    for name, template in vars(WarmStartCache()).items():
+        layout[f"warm.{name}"] = (("W",), template.dtype)
+    layout["row_of_id"] = (("I",), np.int64)
+    layout["extra_handle_ids"] = (("E",), np.int64)
+    layout["contact_keys"] = (("C",), np.int64)
+    layout["sensor_keys"] = (("S",), np.int64)
+    layout["sensor_handles"] = (("S", 2), np.int64)
+    empty = ContactTable.empty()
+    for label, size, points in (("previous", "C0", "Q0"), ("last", "C", "Q")):
+        for field in dataclass_fields(empty):
+            template = getattr(empty, field.name)
+            leading = points if field.name in ("points", "pair_of_point") else size
+            dtype = np.int64 if template.dtype == object else template.dtype
+            layout[f"contacts.{label}.{field.name}"] = ((leading, *template.shape[1:]), dtype)
+    for name, dims in (
+        ("began", ("C",)),
+        ("persisting", ("C",)),
+        ("ended", ("C0",)),
+        ("sensor_began", ("S",)),
+        ("sensor_ended", ("S0",)),
+    ):
+        layout[f"events.{name}"] = (dims, bool)
+    layout["events.sensor_old_handles"] = (("S0", 2), np.int64)
+    return layout
+
+
+def _array_limits(header: dict, where: str) -> dict:
+    """Most bytes each body and part array may claim: name -> bytes (the header counts it).
+
+    The counts are checked first (as ``_check`` checks them), and then against what the
+    header's own shapes allow, which is cheap to count: at most one body per entry of
+    ``handle_shapes``; per live body, one part per Box, Circle or Polygon and at most n - 2
+    per ConcavePolygon of n vertices; parts no wider than the widest outline (or 4). An
+    array's member is its data plus a short .npy header (NPY_HEADER_BYTES at most).
+    """
+    _check_format(header, where)
+    state, counts = _header_counts(header, where)
+    n, p, k = counts["bodies"], counts["parts"], counts["part_width"]
+    specs, handle_shapes = header.get("shapes"), header.get("handle_shapes")
+    if not isinstance(specs, list) or not isinstance(handle_shapes, list):
+        raise ValueError(f"{where}: header 'shapes' and 'handle_shapes' must be lists")
+    if n > len(handle_shapes):
+        raise ValueError(f"{where}: header counts {n} bodies but lists shapes for fewer")
+    vertices = [_spec_vertex_count(spec, i, where) for i, spec in enumerate(specs)]
+    most_parts, widest = 0, 4
+    for indices in handle_shapes[:n]:
+        if not isinstance(indices, list) or not all(
+            _is_int(j) and 0 <= j < len(specs) for j in indices
+        ):
+            continue  # _shapes_from_header names the problem
+        for j in indices:
+            concave = specs[j]["type"] == "ConcavePolygon"
+            most_parts += max(vertices[j] - 2, 1) if concave else 1
+            widest = max(widest, vertices[j])
+    if p > most_parts or k > widest:
+        raise ValueError(
+            f"{where}: header counts {p} parts of {k} vertex slots, more than its shapes "
+            f"make (at most {most_parts} parts of {widest})"
+        )
+    sizes = {"N": n, "P": p, "K": k}
+    limits = {}
+    for name, (dims, dtype) in _known_arrays().items():
+        if name.startswith(("body.", "part.")):
+            count = math.prod(d if isinstance(d, int) else sizes[d] for d in dims)
+            limits[name] = count * np.dtype(dtype).itemsize + NPY_HEADER_BYTES
+    return limits
 
 
 def _read_npy(member: bytes, name: str) -> np.ndarray:
@@ -635,6 +817,8 @@ def _read_npy(member: bytes, name: str) -> np.ndarray:
         raise ValueError(f"array {name!r}: unsupported .npy version {version}")
     if dtype.hasobject:
         raise _Refused(f"array {name!r} holds Python objects (pickled data is refused)")
+    if stream.tell() > NPY_HEADER_BYTES:
+        raise ValueError(f"array {name!r}: its .npy header is {stream.tell()} bytes long")
     if math.prod(shape) * dtype.itemsize != len(member) - stream.tell():
         raise ValueError(f"array {name!r}: its data does not match its shape {shape}")
     stream.seek(0)
@@ -651,13 +835,33 @@ def _read_header(array, where: str) -> dict:
         raise ValueError(f"{constant} is not a number")
 
     try:
-        header = json.loads(array.tobytes().decode("utf-8"), parse_constant=refuse)
-    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        text = array.tobytes().decode("utf-8")
+        _check_nesting(text)
+        header = json.loads(text, parse_constant=refuse)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError, UnicodeDecodeError too
         raise ValueError(f"{where}: corrupt header ({error})") from None
     if not isinstance(header, dict) or "format" not in header:
         raise ValueError(f"{where}: not a world snapshot (format name missing)")
     _check_format(header, where)
     return header
+
+
+# A JSON string, to be skipped when counting brackets (escaped quotes included).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _check_nesting(text: str) -> None:
+    """ValueError when the JSON ``text`` nests deeper than MAX_HEADER_DEPTH.
+
+    Counted on the text before parsing, outside strings: a deeply nested document would
+    otherwise exhaust the parser's recursion.
+    """
+    bare = np.frombuffer(_JSON_STRING.sub("0", text).encode("utf-8"), dtype=np.uint8)
+    opening = (bare == ord("[")) | (bare == ord("{"))
+    closing = (bare == ord("]")) | (bare == ord("}"))
+    depth = np.cumsum(opening.astype(np.int64) - closing)
+    if len(depth) and depth.max() > MAX_HEADER_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_HEADER_DEPTH} levels")
 
 
 def _check_format(header: dict, where: str) -> None:
@@ -677,45 +881,91 @@ def _check_format(header: dict, where: str) -> None:
         raise ValueError(f"{where}: unknown snapshot version {version}")
 
 
-def _shapes_from_header(header: dict, where: str) -> tuple:
-    """The handles' shapes, built from the header's specs: a tuple of tuples of shapes."""
+def _shapes_from_header(header: dict, where: str, room: np.ndarray) -> tuple:
+    """The handles' shapes, built from the header's specs: a tuple of tuples of shapes.
+
+    Before anything is built, the specs are checked to be used and to ask for no more
+    than the file holds: room (N,) is the vertex count of each live body's parts; a body's
+    polygon outlines may have at most that many vertices (each outline vertex is in some
+    part), and the outlines used only by removed bodies (which have no parts) at most
+    REMOVED_SHAPE_VERTICES beyond all the live parts' vertices together.
+    """
     specs = header.get("shapes")
     handle_shapes = header.get("handle_shapes")
     if not isinstance(specs, list) or not isinstance(handle_shapes, list):
         raise ValueError(f"{where}: header 'shapes' and 'handle_shapes' must be lists")
-    shapes = [_shape_from_spec(spec, i, where) for i, spec in enumerate(specs)]
-    result = []
     for i, indices in enumerate(handle_shapes):
         if (
             not isinstance(indices, list)
             or not indices
-            or not all(_is_int(j) and 0 <= j < len(shapes) for j in indices)
+            or not all(_is_int(j) and 0 <= j < len(specs) for j in indices)
         ):
             raise ValueError(
                 f"{where}: header 'handle_shapes'[{i}] must be a non-empty list of shape "
-                f"indices below {len(shapes)}, got {indices!r}"
+                f"indices below {len(specs)}, got {indices!r}"
             )
-        result.append(tuple(shapes[j] for j in indices))
-    return tuple(result)
+    vertices = [_spec_vertex_count(spec, i, where) for i, spec in enumerate(specs)]
+    used_live = np.zeros(len(specs), dtype=bool)
+    used = np.zeros(len(specs), dtype=bool)
+    for i, indices in enumerate(handle_shapes):
+        used[indices] = True
+        if i < len(room):
+            used_live[indices] = True
+            if sum(vertices[j] for j in set(indices)) > room[i]:
+                raise ValueError(
+                    f"{where}: header 'handle_shapes'[{i}] asks for shapes of more vertices "
+                    f"than the body's {room[i]} part vertices"
+                )
+    unused = np.flatnonzero(~used)
+    if len(unused):
+        raise ValueError(f"{where}: header 'shapes'[{unused[0]}] is used by no body")
+    removed_only = sum(v for v, live in zip(vertices, used_live) if not live)
+    if removed_only > int(room.sum()) + REMOVED_SHAPE_VERTICES:
+        raise ValueError(
+            f"{where}: header 'shapes' of removed bodies hold {removed_only} vertices, more "
+            "than the file's parts allow"
+        )
+    shapes = [_shape_from_spec(spec, i, where) for i, spec in enumerate(specs)]
+    return tuple(tuple(shapes[j] for j in indices) for indices in handle_shapes)
 
 
-def _shape_from_spec(spec, index: int, where: str):
-    arguments = {
-        "Box": ("width", "height", "offset", "angle"),
-        "Circle": ("radius", "offset"),
-        "Polygon": ("vertices",),
-        "ConcavePolygon": ("vertices",),
-    }
+_SHAPE_ARGUMENTS = {
+    "Box": ("width", "height", "offset", "angle"),
+    "Circle": ("radius", "offset"),
+    "Polygon": ("vertices",),
+    "ConcavePolygon": ("vertices",),
+}
+
+
+def _spec_vertex_count(spec, index: int, where: str) -> int:
+    """Outline vertices a shape spec asks for (0 for a Box or Circle), checking its form."""
     kind = spec.get("type") if isinstance(spec, dict) else None
     if (
         not isinstance(kind, str)
-        or kind not in arguments
-        or set(spec) != {"type", *arguments[kind]}
+        or kind not in _SHAPE_ARGUMENTS
+        or set(spec) != {"type", *_SHAPE_ARGUMENTS[kind]}
     ):
-        raise ValueError(f"{where}: header 'shapes'[{index}] is not a shape: {spec!r}")
-    values = {name: spec[name] for name in arguments[kind]}
+        raise ValueError(f"{where}: header 'shapes'[{index}] is not a shape: {_short(spec)}")
+    if "vertices" not in spec:
+        return 0
+    if not isinstance(spec["vertices"], list):
+        raise ValueError(f"{where}: header 'shapes'[{index}] vertices must be a list")
+    return len(spec["vertices"])
+
+
+def _short(value, limit: int = 200) -> str:
+    """repr of a header value, cut short: a damaged file may hold a huge one."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _shape_from_spec(spec, index: int, where: str):
+    kind = spec["type"]  # the form was checked by _spec_vertex_count
+    values = {name: spec[name] for name in _SHAPE_ARGUMENTS[kind]}
     if any(isinstance(v, (bool, str, dict)) or v is None for v in values.values()):
-        raise ValueError(f"{where}: header 'shapes'[{index}] has a non-numeric value: {spec!r}")
+        raise ValueError(
+            f"{where}: header 'shapes'[{index}] has a non-numeric value: {_short(spec)}"
+        )
     try:
         return _SHAPE_TYPES[kind](**values)
     except Exception as error:  # the shape's own checks (and any failure of a bad outline)
@@ -804,17 +1054,9 @@ def _header_section(header: dict, section: str, keys: dict, where: str) -> dict:
     return values
 
 
-def _check(header: dict, arrays: dict, shapes: tuple, where: str) -> _Checked:
-    """Check a snapshot completely; ValueError naming ``where`` and the first problem."""
-    from .world import World  # lazily: world.py may import this module
-
-    _check_format(header, where)
-    settings = _header_section(header, "settings", dict.fromkeys(_SETTINGS, _anything), where)
-    try:
-        # The World's own argument checks decide which settings are valid.
-        world = World(**settings)
-    except Exception as error:  # TypeError and ValueError, or whatever odd JSON provokes
-        raise ValueError(f"{where}: header settings: {error}") from None
+def _header_counts(header: dict, where: str) -> tuple[dict, dict]:
+    """The header's sections ``state`` and ``counts``, checked (a version-1 file gets no
+    joints); ValueError naming ``where`` and the first problem."""
 
     def count(value):
         return _is_int(value) and 0 <= value <= _INT64_MAX
@@ -842,6 +1084,36 @@ def _check(header: dict, arrays: dict, shapes: tuple, where: str) -> _Checked:
     counts = _header_section(header, "counts", count_fields, where)
     if not has_joints:
         state, counts = {**state, "next_joint_id": 0}, {**counts, "joints": 0}
+    return state, counts
+
+
+def _check(header: dict, arrays: dict, shapes: tuple | None, where: str) -> _Checked:
+    """Check a snapshot completely; ValueError naming ``where`` and the first problem.
+
+    shapes: the handles' shapes, or None to build them from the header's specs, which
+    happens once everything cheaper has been checked (building a concave shape costs
+    time), within the vertex counts that the file's parts allow.
+    """
+    from .world import World  # lazily: world.py may import this module
+
+    _check_format(header, where)
+    unknown = sorted(set(header) - _HEADER_FIELDS)
+    if unknown:
+        raise ValueError(f"{where}: header has an unknown field {unknown[0]!r}")
+    settings = _header_section(header, "settings", dict.fromkeys(_SETTINGS, _anything), where)
+    try:
+        # The World's own argument checks decide which settings are valid.
+        world = World(**settings)
+    except Exception as error:  # TypeError and ValueError, or whatever odd JSON provokes
+        raise ValueError(f"{where}: header settings: {error}") from None
+    state, counts = _header_counts(header, where)
+    has_joints = header["version"] >= 2
+    # advance() leaves less than one step banked, or the steps a raising handler cut short.
+    if not state["accumulator"] < (world.max_steps_per_advance + 1) * world.dt:
+        raise ValueError(
+            f"{where}: header field 'state.accumulator' is {state['accumulator']!r}, more "
+            "than advance() ever leaves banked"
+        )
     n, p, k = counts["bodies"], counts["parts"], counts["part_width"]
     sizes = {"N": n, "P": p, "K": k, "I": state["next_id"], "J": counts["joints"]}
     check = _Checker(where, arrays, sizes)
@@ -904,18 +1176,18 @@ def _check(header: dict, arrays: dict, shapes: tuple, where: str) -> _Checked:
     check.require(np.diff(extra) > 0, "array 'extra_handle_ids' is not sorted and unique")
     check.require(row_of_id[extra] == -1, "array 'extra_handle_ids' names live bodies")
     handle_ids = np.concatenate([bodies["body_id"], extra])
-    if shapes is None or len(shapes) != len(handle_ids):
-        check.fail(
-            f"header 'handle_shapes' has {None if shapes is None else len(shapes)} entries, "
-            f"expected {len(handle_ids)} (N + E)"
-        )
-    parts_per_body = np.bincount(parts["body"], minlength=n)
-    for row in range(n):
-        if sum(len(shape.parts) for shape in shapes[row]) != parts_per_body[row]:
-            check.fail(f"body row {row}: its shapes have other parts than array 'part.body' says")
-
     _check_events(check, state, handle_ids)
     check.finish()
+
+    # Last, the shapes: built only now, within what the file's parts allow.
+    if shapes is None:
+        room = np.bincount(parts["body"], weights=parts["count"], minlength=n).astype(np.int64)
+        shapes = _shapes_from_header(header, where, room)
+    if len(shapes) != len(handle_ids):
+        check.fail(
+            f"header 'handle_shapes' has {len(shapes)} entries, expected {len(handle_ids)} (N + E)"
+        )
+    _check_geometry(check, shapes[:n], bodies, parts, k)
 
     checked = _Checked()
     checked.world, checked.state, checked.counts = world, state, counts
@@ -929,6 +1201,53 @@ def _anything(value) -> bool:
     return True  # the World constructor checks settings
 
 
+def _check_geometry(check: _Checker, shapes: tuple, bodies: dict, parts: dict, k: int) -> None:
+    """The parts, reaches and mass properties that ``add_body`` makes from the shapes.
+
+    shapes: the N live bodies' shapes (tuples); bodies, parts: the checked arrays; k: the
+    part width K. Parts must match bit for bit (they were computed by the same code);
+    inertia over mass must equal the shapes' moment over area (one density), to rounding.
+    """
+    n = len(shapes)
+    owner = parts["body"]
+    first = np.searchsorted(owner, np.arange(n))
+    last = np.searchsorted(owner, np.arange(n), side="right")
+    made: dict = {}
+    expected = []
+    ratio = np.ones(n)
+    reach = np.zeros(n)
+    for row in range(n):
+        key = tuple(id(shape) for shape in shapes[row])
+        if key not in made:
+            made[key] = body_geometry(shapes[row])
+        geometry = made[key]
+        if len(geometry.parts.count) != last[row] - first[row] or geometry.parts.width > k:
+            check.fail(f"body row {row}: its shapes have other parts than array 'part.body' says")
+        expected.append(widen(geometry.parts, k))
+        reach[row] = geometry.reach
+        ratio[row] = geometry.moment / geometry.area
+    if n == 0:
+        return
+    packed = concatenate(expected)
+    for name in ("vertices", "normals", "count", "radius"):
+        check.require(
+            np.array_equal(getattr(packed, name), parts[name]),
+            f"array 'part.{name}' differs from the parts of the header's shapes",
+        )
+    part_reach = np.sqrt((packed.vertices**2).sum(axis=2)).max(axis=1) + packed.radius
+    check.require(
+        np.array_equal(part_reach, parts["reach"]), "array 'part.reach' is not the parts'"
+    )
+    check.require(bodies["reach"] == reach, "array 'body.reach' is not the reach of its shapes")
+    dynamic = bodies["kind"] == DYNAMIC
+    with np.errstate(over="ignore", invalid="ignore"):
+        relative = (bodies["inertia"] / bodies["mass"]) / ratio - 1.0
+    check.require(
+        np.abs(relative[dynamic]) <= 1e-12,
+        "arrays 'body.mass' and 'body.inertia' do not fit the shapes with one density",
+    )
+
+
 def _check_bodies(check: _Checker, bodies: dict, next_id: int) -> None:
     """The invariants ``World.add_body`` establishes, for the fields that have them."""
     kind = bodies["kind"]
@@ -938,10 +1257,37 @@ def _check_bodies(check: _Checker, bodies: dict, next_id: int) -> None:
         value = bodies[name]
         check.require(value > 0.0, f"array 'body.{name}' holds values <= 0")
         check.require(np.isfinite(value[dynamic]), f"array 'body.{name}' is infinite for dynamic")
-    for name in ("inv_mass", "inv_inertia"):
-        value = bodies[name]
-        check.require(value[dynamic] > 0.0, f"array 'body.{name}' is not > 0 for dynamic bodies")
-        check.require(value[~dynamic] == 0.0, f"array 'body.{name}' is not 0 for other bodies")
+    for name in ("mass", "inertia"):
+        check.require(
+            bodies[name][~dynamic] == np.inf,
+            f"array 'body.{name}' is finite for a static or kinematic body",
+        )
+        inverse = bodies["inv_" + name]
+        check.require(
+            inverse[dynamic] == 1.0 / bodies[name][dynamic],
+            f"array 'body.inv_{name}' is not 1 / 'body.{name}' for dynamic bodies",
+        )
+        check.require(
+            inverse[~dynamic] == 0.0, f"array 'body.inv_{name}' is not 0 for other bodies"
+        )
+    static = kind == KIND_CODES["static"]
+    check.require(bodies["velocity"][static] == 0.0, "array 'body.velocity' moves a static body")
+    check.require(
+        bodies["angular_velocity"][static] == 0.0,
+        "array 'body.angular_velocity' turns a static body",
+    )
+    check.require(
+        bodies["awake"][~dynamic], "array 'body.awake' puts a static or kinematic body to sleep"
+    )
+    asleep = ~bodies["awake"]
+    check.require(
+        (bodies["velocity"][asleep] == 0.0).all()
+        and (bodies["angular_velocity"][asleep] == 0.0).all(),
+        "array 'body.velocity' or 'body.angular_velocity' moves a sleeping body",
+    )
+    sleep_time = bodies["sleep_time"]
+    check.require(sleep_time >= 0.0, "array 'body.sleep_time' holds negative values")
+    check.require(sleep_time[~dynamic] == 0.0, "array 'body.sleep_time' is set for other bodies")
     check.require(bodies["friction"] >= 0.0, "array 'body.friction' holds negative values")
     restitution = bodies["restitution"]
     check.require((restitution >= 0) & (restitution <= 1), "'body.restitution' not in [0, 1]")
@@ -1026,14 +1372,27 @@ def _check_events(check: _Checker, state: dict, handle_ids: np.ndarray) -> None:
     def names_known(ids: np.ndarray, name: str) -> None:
         check.require(np.isin(ids, handle_ids), f"array {name!r} names unknown bodies")
 
-    def sorted_keys(name: str, size: str) -> None:
+    def sorted_keys(name: str, size: str) -> np.ndarray:
         keys = check.take(name, np.int64, (size,))
         check.require(keys >= 0, f"array {name!r} holds negative keys")
         check.require(np.diff(keys) > 0, f"array {name!r} is not sorted and unique")
+        # A key packs two body ids, the smaller first: both must name known bodies.
+        first, second = keys >> 32, keys & 0xFFFFFFFF
+        check.require(first < second, f"array {name!r} holds keys that are not body pairs")
+        names_known(np.concatenate([first, second]), name)
+        return keys
 
-    sorted_keys("contact_keys", "C")
-    sorted_keys("sensor_keys", "S")
-    names_known(check.take("sensor_handles", np.int64, ("S", 2)), "sensor_handles")
+    def keys_of(pairs: np.ndarray) -> np.ndarray:
+        """Body-pair keys of (M, 2) body ids, as the step makes them."""
+        return np.minimum(pairs[:, 0], pairs[:, 1]) << 32 | np.maximum(pairs[:, 0], pairs[:, 1])
+
+    contact_keys = sorted_keys("contact_keys", "C")
+    sensor_keys = sorted_keys("sensor_keys", "S")
+    sensor_handles = check.take("sensor_handles", np.int64, ("S", 2))
+    names_known(sensor_handles, "sensor_handles")
+    check.require(
+        keys_of(sensor_handles) == sensor_keys, "arrays 'sensor_keys' and 'sensor_handles' differ"
+    )
     empty = ContactTable.empty()
     for label, size, points in (("previous", "C0", "Q0"), ("last", "C", "Q")):
         for field in dataclass_fields(empty):
@@ -1044,16 +1403,22 @@ def _check_events(check: _Checker, state: dict, handle_ids: np.ndarray) -> None:
             dtype = np.int64 if template.dtype == object else template.dtype
             value = check.take(name, dtype, (leading, *trailing))
             if field.name == "keys":
-                check.require(value >= 0, f"array {name!r} holds negative keys")
-                check.require(np.diff(value) > 0, f"array {name!r} is not sorted and unique")
+                value = sorted_keys(name, size)
+                keys = value
             elif template.dtype == object:
                 names_known(value, name)
+                check.require(keys_of(value) == keys, f"arrays {name!r} and its keys differ")
             elif field.name == "pair_of_point":
                 check.require(
                     (value >= 0) & (value < check.sizes[size]), f"array {name!r} out of range"
                 )
             elif value.dtype.kind == "f":
                 check.require(np.isfinite(value), f"array {name!r} holds NaN or infinity")
+    # The pairs touching after the last step are the last step's contacts.
+    check.require(
+        np.array_equal(contact_keys, check.arrays["contacts.last.keys"]),
+        "arrays 'contact_keys' and 'contacts.last.keys' differ",
+    )
     check.take("events.began", bool, ("C",))
     check.take("events.persisting", bool, ("C",))
     check.take("events.ended", bool, ("C0",))
@@ -1151,6 +1516,7 @@ def _apply(
         pending = sensor_pending = None
 
     # Nothing below can fail: the world changes completely or (above) not at all.
+    previous_revision = world._pose_revision
     for attribute in _SETTINGS.values():
         setattr(world, attribute, getattr(checked.world, attribute))
     world._bodies = bodies
@@ -1169,7 +1535,9 @@ def _apply(
     world._next_id = next_id
     world._next_joint_id = next_joint_id
     if not fresh:
-        world._pose_revision = max(state["pose_revision"], world._pose_revision) + 1
+        # Past every value this world had: a query index cached for any earlier state of
+        # it (another restore of this very snapshot included) must not match any more.
+        world._pose_revision = max(state["pose_revision"], previous_revision) + 1
     world._contact_keys = arrays["contact_keys"].copy()
     world._sensor_keys = arrays["sensor_keys"].copy()
     world._sensor_handles = sensor_handles
@@ -1228,7 +1596,7 @@ def world_setstate(world, state: dict) -> None:
 
     snap = state["snapshot"]
     where = "pickled World"
-    checked = _check(snap._header, dict(snap._arrays), _shapes_of(snap, where), where)
+    checked = _check(snap._header, dict(snap._arrays), snap._shapes, where)
     # A fully initialised World first, so that what this module does not restore (handlers,
     # caches, attributes added later with their defaults) is as a new World has it.
     probe = checked.world

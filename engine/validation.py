@@ -42,6 +42,7 @@ def as_finite_array(value, shape: tuple, argument: str) -> np.ndarray:
     """
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{argument}: expected numbers, got {type(value).__name__}")
+    _require_real_numbers(value, argument)
     try:
         array = np.asarray(value, dtype=np.float64)
     except OverflowError:
@@ -67,9 +68,48 @@ def as_finite_array(value, shape: tuple, argument: str) -> np.ndarray:
     return array
 
 
+def _require_real_numbers(value, argument: str) -> None:
+    """TypeError unless every entry of ``value`` is a real number, as ``as_finite_float``
+    takes them: no strings, no bools, no complex numbers (numpy would convert them)."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "iuf":
+            return
+        if value.dtype.kind != "O":
+            raise TypeError(f"{argument}: expected real numbers, got an array of {value.dtype}")
+    try:
+        probe = np.asarray(value, dtype=object)
+    except ValueError:
+        return  # ragged: the conversion that follows reports the shape
+    for entry in probe.reshape(-1).tolist():
+        if isinstance(entry, (bool, np.bool_)) or not isinstance(entry, numbers.Real):
+            raise TypeError(f"{argument}: expected real numbers, got {type(entry).__name__}")
+
+
 def as_vector(value, argument: str) -> np.ndarray:
     """A finite (2,) float64 vector."""
     return as_finite_array(value, (2,), argument)
+
+
+def as_bounded_vector(value, argument: str, limit: float, unit: str) -> np.ndarray:
+    """A finite (2,) float64 vector whose length is at most ``limit`` (in ``unit``)."""
+    vector = as_vector(value, argument)
+    check_bound(float(np.hypot(vector[0], vector[1])), argument, limit, unit)
+    return vector
+
+
+def as_bounded_float(value, argument: str, limit: float, unit: str) -> float:
+    """A finite real number whose magnitude is at most ``limit`` (in ``unit``)."""
+    result = as_finite_float(value, argument)
+    check_bound(abs(result), argument, limit, unit)
+    return result
+
+
+def check_bound(size: float, argument: str, limit: float, unit: str) -> None:
+    """ValueError unless ``size`` <= ``limit``: the step could not represent more."""
+    if not size <= limit:
+        raise ValueError(
+            f"{argument}: {size:g} {unit} is more than the step represents (at most {limit:g})"
+        )
 
 
 def as_pose(value, argument: str) -> np.ndarray:

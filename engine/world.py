@@ -13,9 +13,12 @@ One ``step`` of ``dt``, as data flowing (each stage a function from arrays to ar
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .body import Body
+from .body_geometry import body_geometry
 from .body_store import BODY_FIELDS, KIND_CODES, PartTable, Table
 from .character import move_and_slide
 from .contact_solver import Manifolds
@@ -34,11 +37,15 @@ from .filtering import check_bits, check_group
 from .joint_store import JOINT_FIELDS, WORLD, joint_slots
 from .joints import Joint
 from .narrowphase import collide_parts
-from .packing import concatenate
 from .queries import query_aabb, query_point, shape_cast
 from .raycast import raycast, raycast_all, raycast_many
 from .settings import (
     LINEAR_SLOP,
+    MAX_ANGULAR_SPEED,
+    MAX_COORDINATE,
+    MAX_DT,
+    MAX_GRAVITY,
+    MAX_SPEED,
     MAX_STEPS_PER_ADVANCE,
     POSITION_ITERATIONS,
     VELOCITY_ITERATIONS,
@@ -50,7 +57,13 @@ from .snapshot import save as save_world
 from .snapshot import snapshot as snapshot_world
 from .snapshot import world_getstate, world_setstate
 from .step import advance_one_step
-from .validation import as_finite_float, as_positive_float, as_vector
+from .validation import (
+    as_bounded_float,
+    as_bounded_vector,
+    as_finite_float,
+    as_positive_float,
+    check_bound,
+)
 from .warm_start import WarmStartCache
 
 
@@ -83,8 +96,9 @@ class World:
     ):
         if not isinstance(sleep, (bool, np.bool_)):
             raise TypeError(f"sleep: expected a bool, got {type(sleep).__name__}")
-        self._gravity = as_vector(gravity, "gravity")
+        self._gravity = as_bounded_vector(gravity, "gravity", MAX_GRAVITY, "m/s^2")
         self._dt = as_positive_float(dt, "dt")
+        check_bound(self._dt, "dt", MAX_DT, "s")
         self._broadphase = _check_broadphase(broadphase)
         self._cell_size = None if cell_size is None else as_positive_float(cell_size, "cell_size")
         self.velocity_iterations = _check_count(velocity_iterations, "velocity_iterations", 1)
@@ -105,6 +119,7 @@ class World:
         self.sleep = bool(sleep)
         self._next_island = 0
         self._stepping = False
+        self._running = False
         self._deferred: list = []
         self._presolve_error = None
         self._handlers = {name: [] for name in EVENT_NAMES}
@@ -129,7 +144,7 @@ class World:
 
     @gravity.setter
     def gravity(self, value) -> None:
-        self._gravity = as_vector(value, "gravity")
+        self._gravity = as_bounded_vector(value, "gravity", MAX_GRAVITY, "m/s^2")
 
     @property
     def broadphase(self) -> str:
@@ -174,10 +189,12 @@ class World:
         overrides the masks: positive always collides, negative never.
         """
         shapes = _check_shapes(shapes)
-        position = as_vector(position, "position")
+        position = as_bounded_vector(position, "position", MAX_COORDINATE, "m")
         angle = as_finite_float(angle, "angle")
-        velocity = as_vector(velocity, "velocity")
-        angular_velocity = as_finite_float(angular_velocity, "angular_velocity")
+        velocity = as_bounded_vector(velocity, "velocity", MAX_SPEED, "m/s")
+        angular_velocity = as_bounded_float(
+            angular_velocity, "angular_velocity", MAX_ANGULAR_SPEED, "rad/s"
+        )
         density = as_finite_float(density, "density")
         friction = as_finite_float(friction, "friction")
         restitution = as_finite_float(restitution, "restitution")
@@ -189,31 +206,31 @@ class World:
         category = check_bits(category, "category")
         mask = check_bits(mask, "mask")
         group = check_group(group)
-        if kind == "dynamic" and density <= 0.0:
-            raise ValueError(f"density: must be > 0 for a dynamic body, got {density}")
+        # Static and kinematic bodies have no use for it, but a density is still a density.
+        if density <= 0.0:
+            raise ValueError(f"density: must be > 0, got {density}")
         if friction < 0.0:
             raise ValueError(f"friction: must be >= 0, got {friction}")
         if not 0.0 <= restitution <= 1.0:
             raise ValueError(f"restitution: must be in [0, 1], got {restitution}")
 
-        area = sum(shape.area for shape in shapes)
-        centroid = sum(shape.area * shape.centroid for shape in shapes) / area
-        moment = sum(
-            shape._moment + shape.area * float(np.sum((shape.centroid - centroid) ** 2))
-            for shape in shapes
-        )
-        packed = concatenate([shape.packed for shape in shapes])
-        local = packed._replace(vertices=packed.vertices - centroid)
-        reach = float((np.sqrt((local.vertices**2).sum(axis=2)).max(axis=1) + local.radius).max())
+        area, moment, local, reach = body_geometry(shapes)
         dynamic = kind == "dynamic"
         mass = density * area if dynamic else np.inf
         inertia = density * moment if dynamic else np.inf
+        if dynamic:
+            for name, value in (("mass", mass), ("inertia", inertia)):
+                if not (0.0 < value < np.inf and 1.0 / value < np.inf):
+                    raise ValueError(
+                        f"density: gives these shapes a {name} of {value:g}, which float64 "
+                        "cannot invert"
+                    )
 
         record = {
             "position": position,
             "angle": angle,
             # Static bodies never move, whatever they were given.
-            "velocity": velocity if kind != "static" else 0.0,
+            "velocity": velocity if kind != "static" else np.zeros(2),
             "angular_velocity": angular_velocity if kind != "static" else 0.0,
             "mass": mass,
             "inertia": inertia,
@@ -254,6 +271,7 @@ class World:
         self._row_of_id[handle._id] = row
         self._handles.append(handle)
         self._handle_array = None
+        self._pose_revision += 1  # the query index must see the new body
 
     def _apply_deferred(self) -> None:
         """Carry out the adds and removes asked for during the step (by presolve handlers)."""
@@ -267,8 +285,38 @@ class World:
             elif action == "remove_joint":
                 if self._joint_row(handle) >= 0:
                     self._delete_joint(self._joint_row(handle))
+            elif action == "change_joint":
+                if self._joint_row(handle) >= 0:
+                    data[0](self._joint_row(handle))
+            elif action == "change":
+                if self._row_of(handle) >= 0:
+                    data[0](self._row_of(handle))
             elif self._row_of(handle) >= 0:
                 self.remove(handle)
+
+    def _queued(self, action: str, handle) -> bool:
+        """True when ``action`` ("add", "remove", ...) is queued for ``handle`` this step."""
+        return any(entry[0] == action and entry[1] is handle for entry in self._deferred)
+
+    def _holds(self, body: Body) -> bool:
+        """True while ``body`` belongs to this world: added (or queued to be added during
+        this step) and not removed (nor queued to be removed)."""
+        if self._row_of(body) < 0 and not self._queued("add", body):
+            return False
+        return not (self._deferred and self._queued("remove", body))
+
+    def _change_body(self, body: Body, change) -> None:
+        """Run ``change(row)`` on the body's row: now, or when the step ends if one is
+        running (a presolve handler), so that the step's write-back cannot undo it.
+
+        Raises ValueError for a body that is removed or queued for removal.
+        """
+        if not self._holds(body):
+            raise ValueError("body: it has been removed from its world")
+        if self._stepping or self._row_of(body) < 0:
+            self._deferred.append(("change", body, change))
+        else:
+            change(self._row_of(body))
 
     def remove(self, body: Body) -> None:
         """Remove a body. Other handles stay valid; removing twice raises ValueError."""
@@ -303,6 +351,7 @@ class World:
         self._handle_array = None
         self._row_of_id[body._id] = -1
         self._row_of_id[self._row_of_id > row] -= 1
+        self._pose_revision += 1  # the query index must drop the body
 
     # -- joints -----------------------------------------------------------------------------
     def add_joint(self, joint: Joint) -> Joint:
@@ -381,6 +430,26 @@ class World:
         rows = np.flatnonzero(self._joints.view("joint_id") == joint._id)
         return int(rows[0]) if len(rows) else -1
 
+    def _holds_joint(self, joint: Joint) -> bool:
+        """True while ``joint`` is in this world (or queued to be added during this step)
+        and not removed (nor queued for removal)."""
+        if joint._world is not self:
+            return False
+        if self._joint_row(joint) < 0 and not self._queued("add_joint", joint):
+            return False
+        return not (self._deferred and self._queued("remove_joint", joint))
+
+    def _change_joint(self, joint: Joint, field: str, value) -> None:
+        """Write one field of a joint's row: now, or when the step ends if one is running."""
+        if not self._holds_joint(joint):
+            raise ValueError("joint: it has been removed from its world")
+        if self._stepping or self._joint_row(joint) < 0:
+            self._deferred.append(
+                ("change_joint", joint, lambda row: self._write_joint(row, field, value))
+            )
+        else:
+            self._write_joint(self._joint_row(joint), field, value)
+
     def _write_joint(self, row: int, field: str, value) -> None:
         self._joints.arrays[field][row] = value
         self._wake_joint(row)
@@ -410,11 +479,37 @@ class World:
     def _row_of(self, body: Body) -> int:
         return int(self._row_of_id[body._id])
 
-    def _write_body(self, row: int, field: str, value) -> None:
-        kind = self._bodies.arrays["kind"][row]
-        if kind == KIND_CODES["static"] and field in ("velocity", "angular_velocity"):
-            if np.any(np.asarray(value) != 0.0):
+    def _read_body(self, body: Body, field: str):
+        """One field of a body's row; for a body queued to be added during this step, the
+        value it will be added with. ValueError once the body is removed."""
+        row = self._row_of(body)
+        if row >= 0:
+            return self._bodies.arrays[field][row]
+        for action, handle, *data in self._deferred:
+            if action == "add" and handle is body:
+                return data[0][field]
+        raise ValueError("body: it has been removed from its world")
+
+    def _set_body(self, body: Body, field: str, value) -> None:
+        """Set one (validated) field of a body: now, or when the step ends (see
+        ``_change_body``). A static body's velocity can only be zero."""
+        if not self._holds(body):
+            raise ValueError("body: it has been removed from its world")
+        if field in ("velocity", "angular_velocity") and np.any(np.asarray(value) != 0.0):
+            if self._read_body(body, "kind") == KIND_CODES["static"]:
                 raise ValueError(f"{field}: a static body cannot move; make it kinematic")
+        self._change_body(body, lambda row: self._write_body(row, field, value))
+
+    def _put_to_sleep(self, row: int) -> None:
+        """Put the dynamic body at ``row`` to sleep now, alone in a new island."""
+        bodies = self._bodies.arrays
+        bodies["awake"][row] = False
+        bodies["velocity"][row] = 0.0
+        bodies["angular_velocity"][row] = 0.0
+        bodies["island"][row] = self._next_island
+        self._next_island += 1
+
+    def _write_body(self, row: int, field: str, value) -> None:
         # Any change by hand (a move, a new filter or material) wakes the body's island and
         # whatever rests on it: a sleeping island would not notice it.
         self._wake_rows(row)
@@ -495,24 +590,54 @@ class World:
 
         At most ``max_steps_per_advance`` steps run per call: time beyond that is dropped
         so that a slow frame cannot snowball. Returns the leftover fraction of a step in
-        [0, 1), for interpolating between the last two states when drawing.
+        [0, 1), for interpolating between the last two states when drawing. A step whose
+        handler raises has used its time: the exception propagates and the time of the
+        steps not run stays banked for the next call. Raises RuntimeError when called
+        from an event handler (or during a step).
         """
         seconds = as_finite_float(seconds, "seconds")
         if seconds < 0.0:
             raise ValueError(f"seconds: must be >= 0, got {seconds}")
-        self._accumulator += seconds
-        steps = int(self._accumulator // self._dt)
-        if steps > self.max_steps_per_advance:
-            steps = self.max_steps_per_advance
-            self._accumulator = self._accumulator % self._dt + steps * self._dt
-        for _ in range(steps):
-            self.step()
-            self._accumulator -= self._dt
-        self._accumulator = max(self._accumulator, 0.0)
-        return self._accumulator / self._dt
+        self._refuse_reentry("advance")
+        dt = self._dt
+        banked = self._accumulator + seconds
+        # fmod is exact, so the leftover is always below one step; the count is rounded
+        # rather than floored so that rounding in ``banked - leftover`` cannot lose a step.
+        leftover = math.fmod(banked, dt)
+        whole = (banked - leftover) / dt  # may be huge (or inf for a tiny dt): capped first
+        steps = min(self.max_steps_per_advance, round(min(whole, self.max_steps_per_advance)))
+        self._running = True
+        try:
+            for done in range(1, steps + 1):
+                # Banked before each step: a handler raising in it leaves the rest banked.
+                self._accumulator = leftover + (steps - done) * dt
+                self._step_once()
+        finally:
+            self._running = False
+        self._accumulator = leftover
+        return leftover / dt
 
     def step(self) -> None:
-        """Advance the world by exactly one step of ``dt``, then run the event handlers."""
+        """Advance the world by exactly one step of ``dt``, then run the event handlers.
+
+        Raises RuntimeError when called from an event handler (or during a step): a step
+        inside a step would run on arrays the outer one is using, and events would nest.
+        """
+        self._refuse_reentry("step")
+        self._running = True
+        try:
+            self._step_once()
+        finally:
+            self._running = False
+
+    def _refuse_reentry(self, action: str) -> None:
+        if self._running or self._stepping:
+            raise RuntimeError(
+                f"{action}: not possible while the world is stepping (from an event "
+                "handler); call it from the game loop, after step() or advance() returned"
+            )
+
+    def _step_once(self) -> None:
         self._stepping = True
         try:
             advance_one_step(self)

@@ -5,6 +5,8 @@ distances to edges are computed independently in this file.
 """
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -357,3 +359,44 @@ def test_random_star_shaped_polygons(points):
 def test_random_star_shaped_polygons_are_tiled_exactly(points, seed):
     outline = clean_outline(points)
     check_partition(outline, decompose(outline), samples=1500, seed=seed)
+
+
+# --- large outlines: memory that grows with the outline, not with its square --------------
+
+
+@pytest.mark.parametrize(
+    "outline",
+    [star(300, 1.0, 0.7), comb(150), spiral(600, turns=3.0)],
+    ids=["star of 600", "comb of 600", "spiral of 1200"],
+)
+def test_large_outlines_are_tiled_exactly(outline):
+    cleaned = clean_outline(outline)
+    check_partition(cleaned, decompose(cleaned), samples=2000)
+
+
+MEMORY_PROBE = """
+import resource, sys
+import numpy as np
+from engine import ConcavePolygon
+n = int(sys.argv[1])
+angle = np.arange(n) * 2 * np.pi / n
+radius = np.where(np.arange(n) % 2 == 0, 1.0, 0.6)
+outline = np.column_stack([radius * np.cos(angle), radius * np.sin(angle)])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+ConcavePolygon(outline)
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss is in KiB on Linux")
+def test_a_large_concave_outline_is_built_in_memory_linear_in_its_size():
+    """A 4,000-vertex star: the outline checks used to build 4,000 x 4,000 matrices (about
+    250 MB here, 1 GB at 8,000 vertices); the peak must now stay near the outline's size."""
+    result = subprocess.run(
+        [sys.executable, "-c", MEMORY_PROBE, "4000"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    peak_growth_mb = float(result.stdout)
+    assert peak_growth_mb < 60.0

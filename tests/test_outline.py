@@ -201,6 +201,32 @@ def test_crossing_in_a_large_outline_is_found():
         clean_outline(circle)
 
 
+def dense_star(n: int) -> np.ndarray:
+    """A star of n points whose edges overlap along x by the million: the simplicity
+    check meets its candidate pairs in many chunks."""
+    angle = np.arange(n) * 2 * np.pi / n
+    radius = np.where(np.arange(n) % 2 == 0, 1.0, 0.6)
+    return np.column_stack([radius * np.cos(angle), radius * np.sin(angle)])
+
+
+def test_a_crossing_found_in_a_late_chunk_is_the_first_one():
+    star = dense_star(4000)
+    assert clean_outline(star).shape == (4000, 2)
+    # Two far-apart crossings; the message names the first edge pair in the caller's order.
+    star[[1000, 1002]] = star[[1002, 1000]]
+    star[[3000, 3002]] = star[[3002, 3000]]
+    with pytest.raises(ValueError, match=r"intersects itself \(edges 999 and 1001 cross\)"):
+        clean_outline(star)
+
+
+def test_a_revisited_point_in_a_large_outline_is_named():
+    star = dense_star(4000)
+    star[2500] = star[400]  # the path comes back to a point it visited long before
+    star[3700] = star[1200]
+    with pytest.raises(ValueError, match=r"touches itself \(points 400 and 2500 coincide\)"):
+        clean_outline(star)
+
+
 # --- signed_area and is_convex -----------------------------------------------------------
 
 
