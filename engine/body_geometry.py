@@ -39,7 +39,5 @@ def body_geometry(shapes) -> BodyGeometry:
         )
         packed = concatenate([shape.packed for shape in shapes])
         local = packed._replace(vertices=packed.vertices - centroid)
-        reach = float(
-            (np.sqrt((local.vertices**2).sum(axis=2)).max(axis=1) + local.radius).max()
-        )
+        reach = float((np.sqrt((local.vertices**2).sum(axis=2)).max(axis=1) + local.radius).max())
     return BodyGeometry(area, moment, local, reach)

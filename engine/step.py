@@ -99,6 +99,7 @@ def advance_one_step(world) -> None:
         solve_velocities(
             manifolds, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
             inv_inertia, dt, world.velocity_iterations, RESTITUTION_THRESHOLD,
+            world._steps % 2 == 1,
         )  # fmt: skip
 
     # 5. integrate positions (stopping fast bodies at their time of impact), then correct
