@@ -73,6 +73,7 @@ class _EngineCacheLocator(caching._CacheLocator):
     _stamp = None
 
     def __init__(self, py_func, py_file: str, path: Path):
+        self._py_file = py_file  # numba's own locators have it; some of its paths read it
         self._lineno = py_func.__code__.co_firstlineno
         self._path = str(path)
 

@@ -144,10 +144,9 @@ def polygon_pair(a, na, b, nb, vx, vy, sweep, dt, margin, flip_tolerance):
         -1,
     )
     if separation <= margin:
-        if flip:
-            count, x0, y0, s0, f0, x1, y1, s1, f1 = _clip(b, nb, face_b, a, na, True, margin)
-        else:
-            count, x0, y0, s0, f0, x1, y1, s1, f1 = _clip(a, na, face_a, b, nb, False, margin)
+        # The reference face's hull and the incident one: one call site, compiled once.
+        ref, n_ref, face, inc, n_inc = (b, nb, face_b, a, na) if flip else (a, na, face_a, b, nb)
+        count, x0, y0, s0, f0, x1, y1, s1, f1 = _clip(ref, n_ref, face, inc, n_inc, flip, margin)
     return (
         separation, nx, ny, toi, count, x0, y0, s0, f0, x1, y1, s1, f1, far_b <= 0.0,
         far_a <= 0.0,
