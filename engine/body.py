@@ -11,7 +11,13 @@ import numpy as np
 from .body_store import DYNAMIC, KIND_NAMES
 from .filtering import check_bits, check_group
 from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
-from .validation import as_bounded_float, as_bounded_vector, as_finite_float, check_bound
+from .validation import (
+    as_bounded_float,
+    as_bounded_vector,
+    as_finite_float,
+    as_positive_float,
+    check_bound,
+)
 
 
 class Body:
@@ -133,6 +139,19 @@ class Body:
         self._set("restitution", value)
 
     # -- sleeping ---------------------------------------------------------------------
+    @property
+    def sleep_threshold(self) -> float:
+        """Speed, in units/s, below which this body counts as resting: the world's
+        ``sleep_threshold`` unless the body has its own. Assign a positive speed to give it
+        its own (a slow slider kept awake), None to follow the world's again."""
+        own = float(self._get("sleep_threshold"))
+        return own if own > 0.0 else self._world.sleep_threshold  # 0: the world's
+
+    @sleep_threshold.setter
+    def sleep_threshold(self, value) -> None:
+        value = 0.0 if value is None else as_positive_float(value, "sleep_threshold")
+        self._set("sleep_threshold", value)
+
     @property
     def awake(self) -> bool:
         """False while the body sleeps (at rest, out of the solver until touched or moved).

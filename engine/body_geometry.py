@@ -10,19 +10,21 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .packing import PackedParts, concatenate
+from .packing import PackedParts, concatenate, part_widths
 
 
 class BodyGeometry(NamedTuple):
     """area: total area, m^2; moment: second moment of area about the common centroid,
     m^4 (times the density: the inertia); parts: the convex parts (S parts) in the frame
     whose origin is the common centroid (the body's centre of mass); reach: distance from
-    that origin to the farthest point of any part, m."""
+    that origin to the farthest point of any part, m; thickness: the smallest width of
+    any part, m (the contact slop of thin and small bodies follows it)."""
 
     area: float
     moment: float
     parts: PackedParts
     reach: float
+    thickness: float
 
 
 def body_geometry(shapes) -> BodyGeometry:
@@ -40,4 +42,5 @@ def body_geometry(shapes) -> BodyGeometry:
         packed = concatenate([shape.packed for shape in shapes])
         local = packed._replace(vertices=packed.vertices - centroid)
         reach = float((np.sqrt((local.vertices**2).sum(axis=2)).max(axis=1) + local.radius).max())
-    return BodyGeometry(area, moment, local, reach)
+        thickness = float(part_widths(local).min())
+    return BodyGeometry(area, moment, local, reach, thickness)

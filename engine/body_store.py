@@ -32,6 +32,7 @@ BODY_FIELDS = {
     "kind": ((), np.int8),
     "bullet": ((), bool),
     "reach": ((), np.float64),
+    "thickness": ((), np.float64),
     "body_id": ((), np.int64),
     "sensor": ((), bool),
     "category": ((), np.int64),
@@ -39,6 +40,7 @@ BODY_FIELDS = {
     "group": ((), np.int64),
     "awake": ((), bool),
     "sleep_time": ((), np.float64),
+    "sleep_threshold": ((), np.float64),  # 0: the world's
     "island": ((), np.int64),
 }
 

@@ -30,8 +30,9 @@ def allowed_times(
 
     Part table (P, K, 2) vertices and normals, (P,) count, radius and part_reach;
     (M,) broad-phase part pairs and their bodies; (N,) kind, bullet, reach; start: (N, 3)
-    poses at the step start; velocity: (N + 1, 3) final velocities. Static bodies get 0, a
-    fast dynamic body the time of its first impact less a slop, every other body dt.
+    poses at the step start; velocity: (N + 1, 3) final velocities; slop: (N + 1,) each
+    body's (``engine.contact_slop``). Static bodies get 0, a fast dynamic body the time of
+    its first impact less its slop, every other body dt.
     """
     n = len(kind)
     allowed = np.full(n, dt)
@@ -100,8 +101,9 @@ def allowed_times(
         closing = relative[s, 0] * normal[s, 0] + relative[s, 1] * normal[s, 1]
         # A sweep that ends less than a slop past the surface is a landing, not a tunnel:
         # the contact handles it next step, and the body keeps its motion along the surface.
-        if closing * (dt - toi[s]) > slop:
+        margin = slop[mover[s]]
+        if closing * (dt - toi[s]) > margin:
             # Stop a slop short of contact along the normal, so the next step starts apart.
-            stop = max(toi[s] - slop / closing, 0.0)
+            stop = max(toi[s] - margin / closing, 0.0)
             allowed[mover[s]] = min(allowed[mover[s]], stop)
     return allowed

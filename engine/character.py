@@ -4,10 +4,11 @@
 passing through or ending inside another body:
 
 1. If the body starts touching or overlapping something (a platform moved into it, or it
-   was placed there), it is pushed out along the minimum translation, to SKIN away.
+   was placed there), it is pushed out along the minimum translation, to a skin away (1 mm
+   times the world's ``units_per_meter``).
 2. Up to ``max_slides`` times: sweep the body's parts along the remaining motion (the exact
    swept separating-axis kernel, so thin walls cannot be tunnelled). With no hit it moves
-   the whole way. Otherwise it moves up to the hit, stopping SKIN short of the surface
+   the whole way. Otherwise it moves up to the hit, stopping a skin short of the surface
    (backing up along its own path, which is known to be free), and the rest of the motion
    loses its component into the surface: it slides.
 
@@ -49,11 +50,9 @@ from .query_index import (
     patch_moved_body,
     restamp,
 )
-from .settings import MAX_COORDINATE
+from .settings import CHARACTER_SKIN, MAX_COORDINATE
 from .validation import check_bound
 
-# Gap kept between the moved body and what it touches, m.
-SKIN = 1e-3
 # Push-out passes when the body starts overlapping several bodies at once.
 DEPENETRATION_PASSES = 4
 
@@ -95,7 +94,7 @@ def move_and_slide(
     arrays = world._bodies.arrays
     x, y, rows, normals, on_floor, moved, patched = slide_body(
         *index, row, arrays["category"], arrays["mask"], arrays["group"], arrays["sensor"],
-        ALL_CATEGORIES, mx, my, max_slides, floor_cos,
+        ALL_CATEGORIES, mx, my, max_slides, floor_cos, CHARACTER_SKIN * world.units_per_meter,
     )  # fmt: skip
     if moved:
         try:
@@ -131,7 +130,7 @@ def _check_floor_angle(value) -> float:
 @kernel
 def slide_body(
     frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-    unlisted, row, category, masks, groups, sensor, mask, mx, my, max_slides, floor_cos,
+    unlisted, row, category, masks, groups, sensor, mask, mx, my, max_slides, floor_cos, skin,
 ):  # fmt: skip
     """The move of body ``row`` by (mx, my) (see the module docstring). What blocks it is the
     collision filter's call (``cast_kernels.blocks``; ``mask`` is unused for a body).
@@ -151,15 +150,15 @@ def slide_body(
     met = np.empty(DEPENETRATION_PASSES + max_slides, dtype=np.int64)
     met_normal = np.empty((DEPENETRATION_PASSES + max_slides, 2))
     count = 0
-    # 1. Out of whatever it touches: along the deepest contact's normal, to SKIN beyond.
+    # 1. Out of whatever it touches: along the deepest contact's normal, to a skin beyond.
     for _ in range(DEPENETRATION_PASSES):
         other, separation, nx, ny = deepest_contact(
-            index, mover, x, y, angle, SKIN, row, category, masks, groups, sensor, mask
+            index, mover, x, y, angle, skin, row, category, masks, groups, sensor, mask
         )
         if other < 0:
             break
-        x -= nx * (SKIN - separation)
-        y -= ny * (SKIN - separation)
+        x -= nx * (skin - separation)
+        y -= ny * (skin - separation)
         met[count], met_normal[count, 0], met_normal[count, 1] = other, -nx, -ny
         count += 1
     # 2. Sweep, stop short of the first hit, slide the rest along it.
@@ -174,7 +173,7 @@ def slide_body(
             x += rx
             y += ry
             break
-        travel = travel_before(toi, nx, ny, rx, ry)
+        travel = travel_before(toi, nx, ny, rx, ry, skin)
         x += travel * rx
         y += travel * ry
         met[count], met_normal[count, 0], met_normal[count, 1] = other, -nx, -ny
@@ -189,8 +188,8 @@ def slide_body(
 
 
 @kernel(inline=True)
-def travel_before(toi, nx, ny, rx, ry):
-    """Fraction of the motion (rx, ry) to move so as to stop SKIN short of a surface hit at
+def travel_before(toi, nx, ny, rx, ry, skin):
+    """Fraction of the motion (rx, ry) to move so as to stop ``skin`` short of a surface hit at
     ``toi`` with normal (nx, ny) (from the body into the surface).
 
     Backing up along the motion (not along the normal) retraces a path the sweep found free,
@@ -199,7 +198,7 @@ def travel_before(toi, nx, ny, rx, ry):
     closing = nx * rx + ny * ry  # how fast the gap shrinks per unit fraction
     if closing <= 0.0:
         return 0.0
-    return max(0.0, toi - SKIN / closing)
+    return max(0.0, toi - skin / closing)
 
 
 @kernel(inline=True)

@@ -5,7 +5,8 @@ margin ahead of touching (speculative contacts): the speculative distance plus h
 pair can close in the step, its relative speed and both bodies' turning at their reach.
 Pairs with at least one point become manifolds, with each point's arms from the bodies'
 centres, the mixed materials (friction sqrt(fa fb), restitution max(ea, eb), as Box2D
-mixes them), and their warm-start names and last step's impulses.
+mixes them), the overlap they may keep at rest (``engine.contact_slop``), and their
+warm-start names and last step's impulses.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import math
 
 import numpy as np
 
+from .contact_slop import slop_of
 from .contact_solver import Manifolds
 from .jit import kernel
 from .narrowphase import collide_kernel
@@ -34,29 +36,31 @@ NO_MANIFOLDS = Manifolds(
     tangent_impulse=np.zeros(0),
     points=np.zeros((0, 2, 2)),
     keys=np.zeros((0, 2), dtype=np.int64),
+    slop=np.zeros(0),
 )
 
 
 def find_manifolds(parts, part_reach, solid, start, velocity, reach, friction, restitution,
-                   dt, speculative, flip_tolerance, warm):  # fmt: skip
+                   thickness, dt, speculative, flip_tolerance, slop, warm):  # fmt: skip
     """The step's manifolds (see ``engine.contact_solver.Manifolds``).
 
     parts: the world's PackedParts with part_reach (P,); solid: (4, S) rows part_a, part_b,
     body_a, body_b; start: (N + 1, 3) poses; velocity: (N + 1, 3) after forces; reach,
-    friction, restitution: (N,) per body; warm: the WarmStartCache.
+    friction, restitution, thickness: (N,) per body; slop: the world's; warm: the
+    WarmStartCache.
     """
     columns = _manifolds(
         parts.vertices, parts.normals, parts.count, parts.radius, part_reach, solid, start,
-        velocity, reach, friction, restitution, dt, speculative, flip_tolerance, warm.keys,
-        warm.normal, warm.tangent,
+        velocity, reach, friction, restitution, thickness, dt, speculative, flip_tolerance,
+        slop, warm.keys, warm.normal, warm.tangent,
     )  # fmt: skip
     return Manifolds(*columns)
 
 
 @kernel
 def _manifolds(vertices, normals, count, radius, part_reach, solid, start, velocity, reach,
-               friction, restitution, dt, speculative, flip_tolerance, cache_keys,
-               cache_normal, cache_tangent):  # fmt: skip
+               friction, restitution, thickness, dt, speculative, flip_tolerance, world_slop,
+               cache_keys, cache_normal, cache_tangent):  # fmt: skip
     """Manifold columns, in the order of the solid pairs that have points."""
     s = solid.shape[1]
     relative = np.empty((s, 2))
@@ -101,6 +105,7 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
     gap = np.full((m, 2), np.inf)
     mixed_friction = np.empty(m)
     mixed_restitution = np.empty(m)
+    slop = np.empty(m)
     part_rows = np.empty((m, 2), dtype=np.int64)
     for i in range(m):
         r = rows[i]
@@ -114,6 +119,7 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
             gap[i, p] = point_separation[r, p]
         mixed_friction[i] = math.sqrt(friction[a] * friction[b])
         mixed_restitution[i] = max(restitution[a], restitution[b])
+        slop[i] = slop_of(world_slop, min(thickness[a], thickness[b]))
     normal_impulse = np.zeros((m, 2))
     tangent_impulse = np.zeros(m)
     keys = np.empty((m, 2), dtype=np.int64)
@@ -123,5 +129,5 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
     )  # fmt: skip
     return (
         body_a, body_b, point_count[rows], normal[rows], arm_a, arm_b, gap, mixed_friction,
-        mixed_restitution, normal_impulse, tangent_impulse, points[rows], keys,
+        mixed_restitution, normal_impulse, tangent_impulse, points[rows], keys, slop,
     )  # fmt: skip

@@ -63,7 +63,8 @@ class Manifolds:
     (+inf in an unused slot); friction, restitution: (M,) mixed; normal_impulse: (M, 2)
     and tangent_impulse: (M,) accumulated, warm-started; points: (M, 2, 2) world points
     at the step start (NaN in an unused slot); keys: (M, 2) int64 warm-start names of the
-    points (-1 in an unused slot).
+    points (-1 in an unused slot); slop: (M,) the overlap each may keep at rest
+    (``engine.contact_slop``).
     """
 
     body_a: np.ndarray
@@ -79,6 +80,7 @@ class Manifolds:
     tangent_impulse: np.ndarray
     points: np.ndarray
     keys: np.ndarray
+    slop: np.ndarray
 
     def __len__(self) -> int:
         return len(self.body_a)

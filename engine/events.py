@@ -100,9 +100,9 @@ def touching_pairs(body_a, body_b, body_id, separation, normal_impulse, slop):
     """The manifolds (M,) whose bodies touch, their body-pair keys, and the step's sorted
     unique keys of touching pairs.
 
-    Touching: a point within ``slop`` at the step start, or pushed apart by the solver.
-    separation, normal_impulse: (M, 2). Returns touching (M,) bool, keys (M,) int64 and
-    current (K,) int64.
+    Touching: a point within the manifold's ``slop`` (M,) at the step start, or pushed
+    apart by the solver. separation, normal_impulse: (M, 2). Returns touching (M,) bool,
+    keys (M,) int64 and current (K,) int64.
     """
     m = len(body_a)
     touching = np.zeros(m, dtype=np.bool_)
@@ -113,7 +113,7 @@ def touching_pairs(body_a, body_b, body_id, separation, normal_impulse, slop):
         near = False
         for p in range(2):
             gap = separation[i, p]
-            if not math.isinf(gap) and gap <= slop:
+            if not math.isinf(gap) and gap <= slop[i]:
                 near = True
         touching[i] = near or normal_impulse[i, 0] + normal_impulse[i, 1] > 0.0
         count += touching[i]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .ccd import allowed_times
+from .contact_slop import body_slops
 from .jit import kernel
 from .joint_positions import correct_joint_positions
 from .position_correction import correct_positions
@@ -23,21 +24,22 @@ def integrate_positions(parts, part_reach, owner, solid, body: dict, jointed, ig
                         manifolds, solve_contacts, joints: dict, slots, solve_joints, start,
                         velocity, inv_mass, inv_inertia, dt, passes, settings):  # fmt: skip
     """The poses (N + 1, 3) at the end of the step, and which bodies (N,) bool the
-    positional correction moved by more than a fifth of the slop (not at rest yet).
+    positional correction moved by more than a fifth of their slop (not at rest yet).
 
     parts, part_reach, owner: the world's part table; solid: (4, S) candidate pairs; body:
     the body columns; jointed, ignored: sorted body-pair keys of pairs joints and presolve
     keep apart; manifolds with solve_contacts (M,); joints: joint columns, slots (J, 2),
     solve_joints (J,); start, velocity: (N + 1, 3) (velocity changes for SHAKE);
-    settings: (ccd_fraction, slop, correction_factor, max_correction, speculative distance).
+    settings: (ccd_fraction, the world's slop, correction_factor, max_correction,
+    speculative distance).
     """
     m = manifolds
     return _integrate(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), solid,
-        (body["kind"], body["bullet"], body["reach"]), owner,
+        (body["kind"], body["bullet"], body["reach"], body["thickness"]), owner,
         (body["kind"], body["sensor"], body["category"], body["mask"], body["group"],
          body["body_id"], jointed), ignored,
-        (m.body_a, m.body_b, m.normal, m.arm_a, m.arm_b, m.separation), solve_contacts,
+        (m.body_a, m.body_b, m.normal, m.arm_a, m.arm_b, m.separation, m.slop), solve_contacts,
         (joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
          joints["lower"], joints["upper"], joints["length"], joints["frequency"]),
         slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt, passes, settings,
@@ -50,10 +52,11 @@ def _integrate(table, solid, bodies, owner, filters, ignored, contacts, solve_co
                settings):  # fmt: skip
     """The stage's kernel; table, bodies, contacts, joints and settings are tuples."""
     vertices, normals, count, radius, part_reach = table
-    kind, bullet, reach = bodies
-    body_a, body_b, normal, arm_a, arm_b, separation = contacts
-    ccd_fraction, slop, factor, max_correction, margin = settings
+    kind, bullet, reach, thickness = bodies
+    body_a, body_b = contacts[0], contacts[1]
+    ccd_fraction, world_slop, factor, max_correction, margin = settings
     n = len(kind)
+    slop = body_slops(thickness, world_slop)
     allowed = allowed_times(
         vertices, normals, count, radius, part_reach, solid[0], solid[1], solid[2],
         solid[3], kind, bullet, reach, start, velocity, dt, ccd_fraction, slop,
@@ -85,7 +88,7 @@ def _integrate(table, solid, bodies, owner, filters, ignored, contacts, solve_co
         turned[i] = poses[i, 2] - start[i, 2]
     correct_positions(
         contacts, solve_contacts, poses, start, turned, inv_mass, passes,
-        (slop, factor, max_correction), (table, owner, filters, ignored, solid, margin),
+        (factor, max_correction), slop, (table, owner, filters, ignored, solid, margin),
     )  # fmt: skip
     if any_joint:
         correct_joint_positions(
@@ -95,6 +98,6 @@ def _integrate(table, solid, bodies, owner, filters, ignored, contacts, solve_co
     pushed = np.zeros(n, dtype=np.bool_)
     for i in range(n):
         for axis in range(2):
-            if abs(poses[i, axis] - integrated[i, axis]) > 0.2 * slop:
+            if abs(poses[i, axis] - integrated[i, axis]) > 0.2 * slop[i]:
                 pushed[i] = True
     return poses, pushed

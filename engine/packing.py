@@ -86,3 +86,15 @@ def concatenate(batches: list[PackedParts]) -> PackedParts:
     width = max(batch.width for batch in batches)
     widened = [widen(batch, width) for batch in batches]
     return PackedParts(*(np.concatenate(field) for field in zip(*widened)))
+
+
+def part_widths(parts: PackedParts) -> np.ndarray:
+    """(P,) each part's smallest width: the least extent of its vertices along its own
+    edge normals, plus its rounding on both sides (a circle's diameter).
+
+    The padding repeats a vertex and a normal, so it changes no extent.
+    """
+    # (P, K normals, K vertices) projections.
+    along = np.einsum("pkd,pjd->pkj", parts.normals, parts.vertices)
+    extent = along.max(axis=2) - along.min(axis=2)
+    return extent.min(axis=1) + 2.0 * parts.radius

@@ -2,10 +2,11 @@
 and never into or through static geometry.
 
 After the velocity solve and the position update, contact points still deeper than the slop
-are pushed apart along their normal (the minimum translation direction), split by inverse
-mass. Only the normal component is corrected, so a body pressed against a wall or a slope
-keeps sliding along it. Manifolds are visited one after the other, each push seeing the
-pushes before it.
+(each manifold's own, see ``engine.contact_slop``; each body's in rules 6 and 7) are pushed
+apart along their normal (the minimum translation direction), split by inverse mass. Only
+the normal component is corrected, so a body pressed against a wall or a slope keeps
+sliding along it. Manifolds are visited one after the other, each push seeing the pushes
+before it.
 
 The rule, step by step:
 
@@ -14,10 +15,12 @@ The rule, step by step:
    relative displacement of the bodies along the normal since the step start.
 2. Two kinds of manifold: *dynamic* ones join two dynamic bodies; *static* ones have a
    body with zero inverse mass (static or kinematic), which push-out never moves.
-3. Each pass pushes the dynamic manifolds, then the static ones, so every pass ends by
-   pushing bodies out of static geometry. A manifold's push is ``factor`` times its depth
-   beyond the slop, at most ``max_correction``, shared by the bodies in proportion to
-   their inverse masses.
+3. Nothing is pushed unless some manifold is deeper than its slop; then every manifold
+   takes part. Each pass pushes the dynamic manifolds, then the static ones, so every
+   pass ends by pushing bodies out of static geometry. A manifold's push is ``factor``
+   times its depth beyond the slop, at most ``max_correction``, shared by the bodies in
+   proportion to their inverse masses. The manifolds of small bodies (a slop below the
+   world's) first get as many passes of their own.
 4. Cap per body: over one step, the pushes a body gets from dynamic manifolds add up (in
    length) to at most ``max_correction``, and so do those it gets from static manifolds.
    A push that would go past either body's remaining allowance is shortened for both
@@ -54,17 +57,19 @@ from .swept_bounds import swept_bounds
 
 
 @kernel
-def correct_positions(contacts, solve, poses, start, turned, inv_mass, passes, settings, sweep):
+def correct_positions(contacts, solve, poses, start, turned, inv_mass, passes, settings,
+                      body_slop, sweep):  # fmt: skip
     """Move the positions of ``poses`` (N + 1, 3) in place by the rule above.
 
-    contacts: (body_a, body_b, normal, arm_a, arm_b, separation), the step's manifold
-    columns (M,) (see ``engine.contact_solver.Manifolds``); solve: (M,) bool, the manifolds
-    that may move something; start: (N + 1, 3) poses at the step start; turned: (N + 1,)
-    angle each body turned this step; inv_mass: (N + 1,); settings: (slop, factor,
-    max_correction); sweep: the tuple ``stop_at_static`` takes after the poses.
+    contacts: (body_a, body_b, normal, arm_a, arm_b, separation, slop), the step's
+    manifold columns (M,) (see ``engine.contact_solver.Manifolds``); solve: (M,) bool, the
+    manifolds that may move something; start: (N + 1, 3) poses at the step start; turned:
+    (N + 1,) angle each body turned this step; inv_mass: (N + 1,); settings: (factor,
+    max_correction); body_slop: (N + 1,) each body's slop (``engine.contact_slop``); sweep:
+    the tuple ``stop_at_static`` takes after the poses and slops.
     """
-    body_a, body_b, normal, arm_a, arm_b, separation = contacts
-    slop, factor, max_correction = settings
+    body_a, body_b, normal, arm_a, arm_b, separation, slop = contacts
+    factor, max_correction = settings
     m = len(body_a)
     if m == 0 or passes == 0:
         return
@@ -94,16 +99,25 @@ def correct_positions(contacts, solve, poses, start, turned, inv_mass, passes, s
             share[i, 1] = inv_mass[b] / total
         static[i] = inv_mass[a] == 0.0 or inv_mass[b] == 0.0
         before[i] = _gap(i, a, b, base, normal, poses, start)
-    # Only manifolds deeper than the slop now need pushing; resting contacts sit within it.
-    deep = np.flatnonzero(before < -slop)
+    # Resting contacts sit within their slop: with none deeper, nothing needs pushing.
+    if not np.any(before < -slop):
+        return
+    # Otherwise every contact takes part, as one within its slop may be pushed deeper by
+    # the others' pushes: choosing once by depth would make the outcome jump when a
+    # contact's depth crosses its slop by a rounding error.
+    touching = np.flatnonzero(before < np.inf)
+    # The contacts of small bodies first get passes of their own, as in the velocity solve
+    # (``engine.velocity_solver``); the same margin keeps the choice free of rounding.
+    fine = touching[slop[touching] < (1.0 - 1e-9) * body_slop[n]]
     allowance = np.full((n + 1, 2), max_correction)  # dynamic pushes, static pushes
-    for _ in range(passes):
+    for round_ in range(2 * passes if len(fine) else passes):
+        chosen = fine if round_ < passes and len(fine) else touching
         for kind in range(2):
-            for i in deep:
+            for i in chosen:
                 if static[i] != (kind == 1):
                     continue
                 a, b = body_a[i], body_b[i]
-                depth = -_gap(i, a, b, base, normal, poses, start) - slop
+                depth = -_gap(i, a, b, base, normal, poses, start) - slop[i]
                 amount = min(max(factor * depth, 0.0), max_correction)
                 # Both bodies' remaining allowances bound the push (the split is kept).
                 if share[i, 0] > 0.0:
@@ -114,19 +128,18 @@ def correct_positions(contacts, solve, poses, start, turned, inv_mass, passes, s
                 allowance[a, kind] -= amount * share[i, 0]
                 allowance[b, kind] -= amount * share[i, 1]
                 _push(i, a, b, amount, normal, share, poses)
-    if len(deep) == 0:
-        return
     for i in range(m):
         if static[i] and math.isfinite(before[i]):
             a, b = body_a[i], body_b[i]
-            shortfall = min(before[i], -slop) - _gap(i, a, b, base, normal, poses, start)
+            shortfall = min(before[i], -slop[i]) - _gap(i, a, b, base, normal, poses, start)
             _push(i, a, b, max(shortfall, 0.0), normal, share, poses)
-    stop_at_static(unpushed, poses, slop, *sweep)
+    stop_at_static(unpushed, poses, body_slop, *sweep)
     for i in range(m):
         if static[i] and math.isfinite(before[i]):
             a, b = body_a[i], body_b[i]
             # Rounding in the guard's own push must not count as deeper: a micron of a slop.
-            if _gap(i, a, b, base, normal, poses, start) < min(before[i], -slop) - 1e-6 * slop:
+            limit = min(before[i], -slop[i]) - 1e-6 * slop[i]
+            if _gap(i, a, b, base, normal, poses, start) < limit:
                 body = a if share[i, 0] > 0.0 else b
                 poses[body, 0], poses[body, 1] = unpushed[body, 0], unpushed[body, 1]
 
@@ -153,7 +166,8 @@ def _push(i, a, b, amount, normal, share, poses):
 @kernel
 def stop_at_static(unpushed, poses, slop, parts, owner, bodies, ignored, step_pairs, margin):
     """Rule 6: shorten the pushes ``poses - unpushed`` (N + 1, 3) in place so that none
-    enters a static or kinematic shape it did not touch. Returns whether any stopped.
+    enters a static or kinematic shape it did not touch; slop: (N + 1,) each body's.
+    Returns whether any stopped.
 
     parts: (vertices, normals, count, radius, reach) of the world's part table, owner (P,)
     their bodies; bodies: (kind, sensor, category, mask, group, body_id, jointed) as
@@ -169,7 +183,7 @@ def stop_at_static(unpushed, poses, slop, parts, owner, bodies, ignored, step_pa
     for i in range(n):
         # A push no longer than the slop cannot end more than a slop past a surface.
         dx, dy = poses[i, 0] - unpushed[i, 0], poses[i, 1] - unpushed[i, 1]
-        pushed[i] = kind[i] == DYNAMIC and dx * dx + dy * dy > slop * slop
+        pushed[i] = kind[i] == DYNAMIC and dx * dx + dy * dy > slop[i] * slop[i]
         any_pushed = any_pushed or pushed[i]
     if not any_pushed:
         return False
@@ -253,8 +267,9 @@ def stop_at_static(unpushed, poses, slop, parts, owner, bodies, ignored, step_pa
             continue  # touching before the push: rule 5's
         closing = push[i, 0] * found_normal[i, 0] + push[i, 1] * found_normal[i, 1]
         # A push that ends less than a slop past a surface is a landing.
-        if closing * (1.0 - toi[i]) > slop:
-            allowed[mover[i]] = min(allowed[mover[i]], max(toi[i] - slop / closing, 0.0))
+        margin = slop[mover[i]]
+        if closing * (1.0 - toi[i]) > margin:
+            allowed[mover[i]] = min(allowed[mover[i]], max(toi[i] - margin / closing, 0.0))
             stopped = True
     for i in range(n):
         if allowed[i] < 1.0:

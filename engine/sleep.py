@@ -1,7 +1,8 @@
 """Sleeping: which bodies the step must move, and islands at rest falling asleep.
 
-A dynamic body at rest (slower than the sleep speed at its centre and at its reach, not
-pushed out of an overlap, no contact deeper than twice the slop) counts its resting time.
+A dynamic body at rest (slower than its sleep threshold at its centre and at its reach,
+not pushed out of an overlap, no contact deeper than twice its slop) counts its resting
+time.
 An island whose bodies have all rested long enough falls asleep, if it rests on something
 static or kinematic (a joint to the world counts): a body drifting freely, however slowly,
 keeps its momentum. Sleeping bodies stop and leave the solver; their contacts stay for
@@ -68,20 +69,20 @@ def constraints_to_solve(active, dynamic, body_a, body_b, slots):
 
 @kernel
 def fall_asleep(kind, awake, velocity, angular_velocity, reach, sleep_time, island, pushed,
-                body_a, body_b, separation, slots, dt, sleep_speed, time_to_sleep, deep_gap,
-                next_island):  # fmt: skip
+                own_threshold, body_a, body_b, separation, slop, slots, dt, sleep_threshold,
+                time_to_sleep, next_island):  # fmt: skip
     """Count resting time and put islands that all rested long enough to sleep, in place.
 
     Per body (N,): kind, awake, velocity (N, 2), angular_velocity, reach, sleep_time,
-    island, pushed (moved by positional correction this step). Manifolds (M,): body_a,
-    body_b, separation (M, 2). slots: (J, 2) joint body rows (the world: N). A contact
-    deeper than ``deep_gap`` (negative) is an unresolved overlap. Returns the next unused
-    island id.
+    island, pushed (moved by positional correction this step), own_threshold (the body's
+    sleep threshold; 0: the world's ``sleep_threshold``). Manifolds (M,): body_a, body_b,
+    separation (M, 2), slop; a contact deeper than twice its slop is an unresolved overlap.
+    slots: (J, 2) joint body rows (the world: N). Returns the next unused island id.
     """
     n = len(kind)
     deep = np.zeros(n, dtype=np.bool_)
     for i in range(len(body_a)):
-        if min(separation[i, 0], separation[i, 1]) < deep_gap:
+        if min(separation[i, 0], separation[i, 1]) < -2.0 * slop[i]:
             deep[body_a[i]] = True
             deep[body_b[i]] = True
     any_resting = False
@@ -89,7 +90,8 @@ def fall_asleep(kind, awake, velocity, angular_velocity, reach, sleep_time, isla
         candidate = kind[i] == DYNAMIC and awake[i]
         speed = math.hypot(velocity[i, 0], velocity[i, 1])
         turning = abs(angular_velocity[i]) * reach[i]
-        resting = candidate and speed < sleep_speed and turning < sleep_speed
+        limit = own_threshold[i] if own_threshold[i] > 0.0 else sleep_threshold
+        resting = candidate and speed < limit and turning < limit
         resting = resting and not pushed[i] and not deep[i]
         sleep_time[i] = sleep_time[i] + dt if resting else 0.0
         any_resting = any_resting or resting

@@ -47,7 +47,7 @@ copy calls the same handler objects); ``pickle`` keeps them too, and raises a Ty
 that names the handler when one cannot be pickled (a lambda, a local function): unregister
 it with ``world.off`` first, or register a module-level function.
 
-File format "engine-world-snapshot", version 2
+File format "engine-world-snapshot", version 3
 ---------------------------------------------
 An ``.npz`` archive (``numpy.savez``, or ``savez_compressed`` with ``compress=True``) of
 plain numeric arrays, read back with ``allow_pickle=False``: a file never holds pickled
@@ -57,10 +57,12 @@ handles as joint ids and kind codes (their class).
 ``header``: (B,) uint8, a UTF-8 JSON object::
 
     format    "engine-world-snapshot"
-    version   2
+    version   3 (2 and 1 still load: see below)
     settings  {gravity: [gx, gy], dt, broadphase: "grid" | "quadtree",
                cell_size: null | float, velocity_iterations, position_iterations,
-               max_steps_per_advance, sleep: bool}    (the World() arguments)
+               max_steps_per_advance, sleep: bool, units_per_meter, linear_slop,
+               restitution_threshold, sleep_threshold, time_to_sleep}
+               (the World() arguments)
     state     {next_id, next_part_uid, next_joint_id, next_island, accumulator, steps,
                pose_revision, stepped: bool (the world has stepped: the last step's events
                exist)}
@@ -82,11 +84,13 @@ body.<field>                   (N, ...)     one per field of ``engine.body_store
                                             with its dtype: position (N, 2) f8, angle (N,) f8,
                                             velocity (N, 2), angular_velocity, force (N, 2),
                                             torque, mass, inertia, inv_mass, inv_inertia,
-                                            friction, restitution, reach, sleep_time (N,) f8;
-                                            kind (N,) i1; bullet, sensor, awake (N,) bool;
-                                            body_id, category, mask, group, island (N,) i8.
-                                            Floats finite, except mass and inertia (+inf
-                                            for static and kinematic bodies)
+                                            friction, restitution, reach, thickness,
+                                            sleep_time, sleep_threshold (N,) f8; kind (N,)
+                                            i1; bullet, sensor, awake (N,) bool; body_id,
+                                            category, mask, group, island (N,) i8. Floats
+                                            finite, except mass and inertia (+inf for static
+                                            and kinematic bodies); sleep_threshold >= 0 (0:
+                                            the world's)
 part.vertices, part.normals    (P, K, 2) f8 packed convex parts (see ``engine.packing``)
 part.count, part.body, part.uid (P,) i8     vertex count, owner row, stable part id
 part.radius, part.reach        (P,) f8
@@ -199,7 +203,14 @@ __all__ = [
 ]
 
 FORMAT_NAME = "engine-world-snapshot"
-VERSION = 2
+VERSION = 3
+# What each version added: 2 joints; 3 the units and tolerance settings and the body fields
+# below (an older file's bodies get the world's sleep threshold and their shapes' thickness).
+_ADDED_IN_3 = {
+    "settings": ("units_per_meter", "linear_slop", "restitution_threshold", "sleep_threshold",
+                 "time_to_sleep"),
+    "body": ("thickness", "sleep_threshold"),
+}  # fmt: skip
 
 # Every World attribute and what happens to it. A World with an attribute in neither dict is
 # refused by ``snapshot``: new state must be saved or excluded on purpose.
@@ -212,6 +223,11 @@ SAVED_ATTRIBUTES = {
     "position_iterations": "setting",
     "max_steps_per_advance": "setting",
     "sleep": "setting",
+    "_units_per_meter": "setting",
+    "_linear_slop": "setting",
+    "_restitution_threshold": "setting",
+    "_sleep_threshold": "setting",
+    "_time_to_sleep": "setting",
     "_bodies": "body table, every field (arrays body.*)",
     "_parts": "part table, every field, and next_uid (arrays part.*)",
     "_handles": "as body ids (body.body_id) and shapes (header shapes, handle_shapes)",
@@ -257,6 +273,11 @@ _SETTINGS = {
     "position_iterations": "position_iterations",
     "max_steps_per_advance": "max_steps_per_advance",
     "sleep": "sleep",
+    "units_per_meter": "_units_per_meter",
+    "linear_slop": "_linear_slop",
+    "restitution_threshold": "_restitution_threshold",
+    "sleep_threshold": "_sleep_threshold",
+    "time_to_sleep": "_time_to_sleep",
 }
 # Header state field -> World attribute, for the scalars ("next_part_uid" and "stepped" are
 # the part table's and the event bookkeeping's).
@@ -1100,7 +1121,9 @@ def _check(header: dict, arrays: dict, shapes: tuple | None, where: str) -> _Che
     unknown = sorted(set(header) - _HEADER_FIELDS)
     if unknown:
         raise ValueError(f"{where}: header has an unknown field {unknown[0]!r}")
-    settings = _header_section(header, "settings", dict.fromkeys(_SETTINGS, _anything), where)
+    newer = header["version"] >= 3
+    known = [name for name in _SETTINGS if newer or name not in _ADDED_IN_3["settings"]]
+    settings = _header_section(header, "settings", dict.fromkeys(known, _anything), where)
     try:
         # The World's own argument checks decide which settings are valid.
         world = World(**settings)
@@ -1121,7 +1144,13 @@ def _check(header: dict, arrays: dict, shapes: tuple | None, where: str) -> _Che
     # Bodies: exactly the fields of this engine's body table.
     bodies = {}
     for name, (trailing, dtype) in world._bodies._fields.items():
+        if not newer and name in _ADDED_IN_3["body"]:
+            # The world's threshold (0); the thickness comes from the shapes, below.
+            bodies[name] = np.zeros((n, *trailing), dtype=dtype)
+            continue
         bodies[name] = value = check.take(f"body.{name}", dtype, ("N", *trailing))
+        if name == "sleep_threshold":
+            check.require(value >= 0.0, "array 'body.sleep_threshold' holds negative values")
         if value.dtype.kind == "f":
             allowed = ~np.isnan(value) if name in _MAY_BE_INFINITE else np.isfinite(value)
             check.require(allowed, f"array 'body.{name}' holds NaN or infinity")
@@ -1187,7 +1216,7 @@ def _check(header: dict, arrays: dict, shapes: tuple | None, where: str) -> _Che
         check.fail(
             f"header 'handle_shapes' has {len(shapes)} entries, expected {len(handle_ids)} (N + E)"
         )
-    _check_geometry(check, shapes[:n], bodies, parts, k)
+    _check_geometry(check, shapes[:n], bodies, parts, k, newer)
 
     checked = _Checked()
     checked.world, checked.state, checked.counts = world, state, counts
@@ -1201,12 +1230,16 @@ def _anything(value) -> bool:
     return True  # the World constructor checks settings
 
 
-def _check_geometry(check: _Checker, shapes: tuple, bodies: dict, parts: dict, k: int) -> None:
-    """The parts, reaches and mass properties that ``add_body`` makes from the shapes.
+def _check_geometry(
+    check: _Checker, shapes: tuple, bodies: dict, parts: dict, k: int, has_thickness: bool
+) -> None:
+    """The parts, reaches, thicknesses and mass properties that ``add_body`` makes from the
+    shapes.
 
     shapes: the N live bodies' shapes (tuples); bodies, parts: the checked arrays; k: the
-    part width K. Parts must match bit for bit (they were computed by the same code);
-    inertia over mass must equal the shapes' moment over area (one density), to rounding.
+    part width K; has_thickness: the file holds body.thickness (else it is filled in here).
+    Parts must match bit for bit (they were computed by the same code); inertia over mass
+    must equal the shapes' moment over area (one density), to rounding.
     """
     n = len(shapes)
     owner = parts["body"]
@@ -1216,6 +1249,7 @@ def _check_geometry(check: _Checker, shapes: tuple, bodies: dict, parts: dict, k
     expected = []
     ratio = np.ones(n)
     reach = np.zeros(n)
+    thickness = np.zeros(n)
     for row in range(n):
         key = tuple(id(shape) for shape in shapes[row])
         if key not in made:
@@ -1225,6 +1259,7 @@ def _check_geometry(check: _Checker, shapes: tuple, bodies: dict, parts: dict, k
             check.fail(f"body row {row}: its shapes have other parts than array 'part.body' says")
         expected.append(widen(geometry.parts, k))
         reach[row] = geometry.reach
+        thickness[row] = geometry.thickness
         ratio[row] = geometry.moment / geometry.area
     if n == 0:
         return
@@ -1239,6 +1274,11 @@ def _check_geometry(check: _Checker, shapes: tuple, bodies: dict, parts: dict, k
         np.array_equal(part_reach, parts["reach"]), "array 'part.reach' is not the parts'"
     )
     check.require(bodies["reach"] == reach, "array 'body.reach' is not the reach of its shapes")
+    if not has_thickness:
+        bodies["thickness"][:] = thickness
+    check.require(
+        bodies["thickness"] == thickness, "array 'body.thickness' is not its shapes' thickness"
+    )
     dynamic = bodies["kind"] == DYNAMIC
     with np.errstate(over="ignore", invalid="ignore"):
         relative = (bodies["inertia"] / bodies["mass"]) / ratio - 1.0

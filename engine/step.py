@@ -23,28 +23,19 @@ from .contact_manifolds import NO_MANIFOLDS, find_manifolds
 from .events import body_pair_keys
 from .forces import start_of_step, write_back
 from .integration import integrate_positions
-from .settings import (
-    CCD_FRACTION,
-    CORRECTION_FACTOR,
-    FLIP_TOLERANCE,
-    LINEAR_SLOP,
-    MAX_CORRECTION,
-    RESTITUTION_THRESHOLD,
-    SLEEP_SPEED,
-    SPECULATIVE_DISTANCE,
-    TIME_TO_SLEEP,
-)
+from .settings import CCD_FRACTION, CORRECTION_FACTOR
 from .sleep import active_bodies, constraints_to_solve, fall_asleep
 from .velocity_solver import solve_velocities
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
 NO_KEYS = np.zeros(0, dtype=np.int64)
-CORRECTION = (CCD_FRACTION, LINEAR_SLOP, CORRECTION_FACTOR, MAX_CORRECTION, SPECULATIVE_DISTANCE)
 
 
 def advance_one_step(world) -> None:
     """Run one step of ``world.dt`` on the world's arrays (the handlers run afterwards)."""
     dt = world.dt
+    # The world's tolerances, in its units; the kernels take them as arguments.
+    slop, speculative, flip_tolerance, max_correction = world._tolerances()
     body = world._bodies.columns()
     joints = world._joints.columns()
     parts = world._parts.packed()
@@ -62,7 +53,7 @@ def advance_one_step(world) -> None:
     # 2. broad phase on the parts' swept boxes, filtered; islands something reached wake
     solid, sensing = find_candidates(
         parts.vertices, parts.count, parts.radius, owner, start,
-        velocity, body["reach"], dt, SPECULATIVE_DISTANCE, METHOD_CODES[world.broadphase],
+        velocity, body["reach"], dt, speculative, METHOD_CODES[world.broadphase],
         world._cell_size or 0.0, body["kind"], body["sensor"], body["category"],
         body["mask"], body["group"], body["body_id"], jointed,
     )  # fmt: skip
@@ -80,7 +71,8 @@ def advance_one_step(world) -> None:
     if solid.shape[1]:
         manifolds = find_manifolds(
             parts, part_reach, solid, start, velocity, body["reach"], body["friction"],
-            body["restitution"], dt, SPECULATIVE_DISTANCE, FLIP_TOLERANCE, world._warm,
+            body["restitution"], body["thickness"], dt, speculative, flip_tolerance, slop,
+            world._warm,
         )  # fmt: skip
         manifolds, ignored = world._presolve(manifolds, body)
         ignored = np.ascontiguousarray(ignored, dtype=np.int64)
@@ -98,7 +90,7 @@ def advance_one_step(world) -> None:
     if len(manifolds) or len(slots):
         solve_velocities(
             manifolds, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
-            inv_inertia, dt, world.velocity_iterations, RESTITUTION_THRESHOLD,
+            inv_inertia, dt, world.velocity_iterations, world.restitution_threshold, slop,
             world._steps % 2 == 1,
         )  # fmt: skip
 
@@ -106,7 +98,8 @@ def advance_one_step(world) -> None:
     poses, pushed = integrate_positions(
         parts, part_reach, owner, solid, body, jointed, ignored, manifolds, solve_contacts,
         joints, slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt,
-        world.position_iterations, CORRECTION,
+        world.position_iterations,
+        (CCD_FRACTION, slop, CORRECTION_FACTOR, max_correction, speculative),
     )  # fmt: skip
 
     # 6. write back, remember impulses, and tell the game what happened
@@ -121,7 +114,7 @@ def advance_one_step(world) -> None:
     if world.sleep:
         world._next_island = fall_asleep(
             body["kind"], body["awake"], body["velocity"], body["angular_velocity"],
-            body["reach"], body["sleep_time"], body["island"], pushed, manifolds.body_a,
-            manifolds.body_b, manifolds.separation, slots, dt, SLEEP_SPEED, TIME_TO_SLEEP,
-            -2.0 * LINEAR_SLOP, world._next_island,
+            body["reach"], body["sleep_time"], body["island"], pushed, body["sleep_threshold"],
+            manifolds.body_a, manifolds.body_b, manifolds.separation, manifolds.slop, slots,
+            dt, world.sleep_threshold, world.time_to_sleep, world._next_island,
         )  # fmt: skip

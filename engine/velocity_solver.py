@@ -1,10 +1,18 @@
 """The velocity solve: joints and contact manifolds in one Gauss-Seidel loop.
 
-Warm starting applies last step's impulses; then each pass visits every joint and then
-every manifold, each seeing the velocities the constraints before it produced, so that
-non-penetration has the final word in a pass; then one restitution pass bounces what hit
-hard (``engine.contact_solver``, ``engine.joint_solver``). The whole stage is one kernel:
-its working arrays never leave compiled code.
+Warm starting applies last step's impulses; the contacts of small or thin bodies get passes
+of their own; then each pass visits every joint and then every manifold, each seeing the
+velocities the constraints before it produced, so that non-penetration has the final word
+in a pass; then one restitution pass bounces what hit hard
+(``engine.contact_solver``, ``engine.joint_solver``).
+
+Why small bodies get more: in one step gravity moves a body g dt^2 (2.7 mm at 60 Hz), and
+what the passes leave unsolved becomes overlap, which for a 5 mm body is a large part of
+its size. Ten passes leave a settled pile of 5 mm boxes 30% deep in each other, twenty
+5%. The contacts whose slop is below the world's (bodies thinner than 50 slops, see
+``engine.contact_slop``) are the ones for which it shows, and only they pay for it.
+
+The whole stage is one kernel: its working arrays never leave compiled code.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ STREAMS = 2
 
 
 def solve_velocities(manifolds, solve_contacts, joints: dict, slots, solve_joints, start,
-                     velocity, inv_mass, inv_inertia, dt, passes, threshold,
+                     velocity, inv_mass, inv_inertia, dt, passes, threshold, slop,
                      backwards):  # fmt: skip
     """Run the velocity stage, changing ``velocity`` (N + 1, 3) and the impulses of the
     manifolds and joints in place.
@@ -29,12 +37,13 @@ def solve_velocities(manifolds, solve_contacts, joints: dict, slots, solve_joint
     manifolds: the step's Manifolds, solve_contacts (M,) bool those with a moving body;
     joints: the joint table's columns (J,), slots (J, 2) body rows (the world: N),
     solve_joints (J,) bool; start: (N + 1, 3) poses; inv_mass, inv_inertia: (N + 1,).
-    backwards: visit the manifolds in reverse order (every other step; see ``_solve``).
+    threshold: the restitution threshold; slop: the world's linear slop. backwards: visit
+    the manifolds in reverse order (every other step; see ``_solve``).
     """
     m = manifolds
     contacts = (
         m.body_a, m.body_b, m.count, m.normal, m.arm_a, m.arm_b, m.separation, m.friction,
-        m.restitution, m.normal_impulse, m.tangent_impulse,
+        m.restitution, m.normal_impulse, m.tangent_impulse, m.slop,
     )  # fmt: skip
     joint_columns = (
         joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
@@ -45,13 +54,13 @@ def solve_velocities(manifolds, solve_contacts, joints: dict, slots, solve_joint
     )  # fmt: skip
     _solve(
         contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
-        inv_mass, inv_inertia, dt, passes, threshold, backwards,
+        inv_mass, inv_inertia, dt, passes, threshold, slop, backwards,
     )  # fmt: skip
 
 
 @kernel
 def _solve(contacts, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
-           inv_inertia, dt, passes, threshold, backwards):  # fmt: skip
+           inv_inertia, dt, passes, threshold, world_slop, backwards):  # fmt: skip
     """The stage's kernel; contacts and joints are tuples of their columns.
 
     The broad phase lists a pile's manifolds row by row, left to right: passes always in
@@ -61,7 +70,7 @@ def _solve(contacts, solve_contacts, joints, slots, solve_joints, start, velocit
     while the stack still settles as firmly as in one direction.
     """
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
-     normal_impulse, tangent_impulse) = contacts  # fmt: skip
+     normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
     (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
      length, frequency, damping, max_force, impulse, motor_impulse, lower_impulse,
      upper_impulse) = joints  # fmt: skip
@@ -89,6 +98,20 @@ def _solve(contacts, solve_contacts, joints, slots, solve_joints, start, velocit
     order = interleaved_order(len(body_a), STREAMS)
     if backwards:
         order = order[::-1].copy()
+    # The contacts of small bodies first get passes of their own; then every pass visits
+    # every constraint, so none is left with another's last word.
+    fine = np.empty(len(order), dtype=np.int64)
+    k = 0
+    for i in order:
+        # A margin far above rounding: a body exactly 50 slops thick (a 25 cm box) must
+        # get the same passes at every scale.
+        if solve_contacts[i] and slop[i] < (1.0 - 1e-9) * world_slop:
+            fine[k] = i
+            k += 1
+    fine = fine[:k]
+    for _ in range(passes if k else 0):
+        for i in fine:
+            solve_contact(i, body_a[i], body_b[i], c, normal_impulse, tangent_impulse, velocity)
     for _ in range(passes):
         for j in range(len(slots)):
             if solve_joints[j]:

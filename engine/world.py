@@ -40,14 +40,21 @@ from .narrowphase import collide_parts
 from .queries import query_aabb, query_point, shape_cast
 from .raycast import raycast, raycast_all, raycast_many
 from .settings import (
+    FLIP_SLOPS,
     LINEAR_SLOP,
     MAX_ANGULAR_SPEED,
     MAX_COORDINATE,
+    MAX_CORRECTION,
     MAX_DT,
     MAX_GRAVITY,
     MAX_SPEED,
     MAX_STEPS_PER_ADVANCE,
+    MAX_UNITS_PER_METER,
     POSITION_ITERATIONS,
+    RESTITUTION_THRESHOLD,
+    SLEEP_THRESHOLD,
+    SPECULATIVE_SLOPS,
+    TIME_TO_SLEEP,
     VELOCITY_ITERATIONS,
 )
 from .shapes import Shape
@@ -73,6 +80,20 @@ class World:
     gravity: (2,) m/s^2. dt: the fixed step in seconds. broadphase: "grid" (a spatial hash,
     cell size from the bodies' sizes unless ``cell_size`` is given) or "quadtree".
 
+    Units: lengths are in whatever unit the world is built in, ``units_per_meter`` of
+    them to a metre (1 for metres, 100 for a game drawn at 100 pixels a metre, 1000 for
+    millimetres). The tolerances that are lengths or speeds, and the default gravity, are
+    the metre values times it, so a scene built in pixels moves as the same scene in
+    metres; times, angles, masses and material coefficients do not scale. The tunable
+    tolerances, each a keyword and a settable attribute (None: the default):
+
+    - ``linear_slop``: overlap a resting contact keeps (0.005 m); thin and small bodies
+      get less (at most 2% of the thinner one's thickness);
+    - ``restitution_threshold``: slowest approach that bounces (1 m/s);
+    - ``sleep_threshold``: speed below which a body rests (0.05 m/s; a body may have its
+      own, ``Body.sleep_threshold``);
+    - ``time_to_sleep``: how long an island rests before it sleeps (0.5 s, not scaled).
+
     >>> from engine import World, Box
     >>> world = World()
     >>> ground = world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
@@ -85,7 +106,7 @@ class World:
 
     def __init__(
         self,
-        gravity=(0.0, -9.81),
+        gravity=None,
         dt: float = 1 / 60,
         broadphase: str = "grid",
         cell_size: float | None = None,
@@ -93,9 +114,32 @@ class World:
         position_iterations: int = POSITION_ITERATIONS,
         max_steps_per_advance: int = MAX_STEPS_PER_ADVANCE,
         sleep: bool = True,
+        units_per_meter: float = 1.0,
+        linear_slop: float | None = None,
+        restitution_threshold: float | None = None,
+        sleep_threshold: float | None = None,
+        time_to_sleep: float | None = None,
     ):
         if not isinstance(sleep, (bool, np.bool_)):
             raise TypeError(f"sleep: expected a bool, got {type(sleep).__name__}")
+        units = as_positive_float(units_per_meter, "units_per_meter")
+        if units > MAX_UNITS_PER_METER:
+            # The default gravity and tolerances would pass the limits the step represents.
+            raise ValueError(
+                f"units_per_meter: must be at most {MAX_UNITS_PER_METER:g}, got {units:g}"
+            )
+        # Checked before anything is kept: a refused World() builds nothing.
+        tolerances = {
+            name: as_positive_float(value, name) if value is not None else default
+            for name, value, default in (
+                ("linear_slop", linear_slop, LINEAR_SLOP * units),
+                ("restitution_threshold", restitution_threshold, RESTITUTION_THRESHOLD * units),
+                ("sleep_threshold", sleep_threshold, SLEEP_THRESHOLD * units),
+                ("time_to_sleep", time_to_sleep, TIME_TO_SLEEP),
+            )
+        }
+        if gravity is None:
+            gravity = (0.0, -9.81 * units)
         self._gravity = as_bounded_vector(gravity, "gravity", MAX_GRAVITY, "m/s^2")
         self._dt = as_positive_float(dt, "dt")
         check_bound(self._dt, "dt", MAX_DT, "s")
@@ -130,8 +174,80 @@ class World:
         self._sensor_handles = np.empty((0, 2), dtype=object)
         self._events: list[Event] = []
         self._handle_array = np.empty(0, dtype=object)
+        self._units_per_meter = units
+        self._linear_slop = tolerances["linear_slop"]
+        self._restitution_threshold = tolerances["restitution_threshold"]
+        self._sleep_threshold = tolerances["sleep_threshold"]
+        self._time_to_sleep = tolerances["time_to_sleep"]
+
+    def __repr__(self) -> str:
+        return (
+            f"World(gravity={tuple(self._gravity.tolist())}, dt={self._dt!r}, "
+            f"broadphase={self._broadphase!r}, units_per_meter={self._units_per_meter!r}, "
+            f"linear_slop={self._linear_slop!r}, "
+            f"restitution_threshold={self._restitution_threshold!r}, "
+            f"sleep_threshold={self._sleep_threshold!r}, "
+            f"time_to_sleep={self._time_to_sleep!r}, sleep={self.sleep!r}; "
+            f"{self._bodies.count} bodies, {self._joints.count} joints)"
+        )
 
     # -- settings -------------------------------------------------------------------------
+    @property
+    def units_per_meter(self) -> float:
+        """Length units in a metre (fixed when the world is made): 1 for metres, 100 for
+        100 pixels a metre. The length and speed tolerances are their metre values times it.
+        """
+        return self._units_per_meter
+
+    @property
+    def linear_slop(self) -> float:
+        """Overlap a resting contact keeps, in length units (default 0.005 m); a contact
+        between bodies thinner than 50 slops keeps 2% of the thinner one's thickness."""
+        return self._linear_slop
+
+    @linear_slop.setter
+    def linear_slop(self, value) -> None:
+        self._linear_slop = as_positive_float(value, "linear_slop")
+
+    @property
+    def restitution_threshold(self) -> float:
+        """Slowest approach, in units/s, that bounces (default 1 m/s)."""
+        return self._restitution_threshold
+
+    @restitution_threshold.setter
+    def restitution_threshold(self, value) -> None:
+        self._restitution_threshold = as_positive_float(value, "restitution_threshold")
+
+    @property
+    def sleep_threshold(self) -> float:
+        """Speed, in units/s, below which a body counts as resting (default 0.05 m/s), at
+        its centre and at its reach when turning; bodies may set their own."""
+        return self._sleep_threshold
+
+    @sleep_threshold.setter
+    def sleep_threshold(self, value) -> None:
+        self._sleep_threshold = as_positive_float(value, "sleep_threshold")
+
+    @property
+    def time_to_sleep(self) -> float:
+        """Seconds an island's bodies must all rest before it falls asleep (default 0.5)."""
+        return self._time_to_sleep
+
+    @time_to_sleep.setter
+    def time_to_sleep(self, value) -> None:
+        self._time_to_sleep = as_positive_float(value, "time_to_sleep")
+
+    def _tolerances(self):
+        """The step's length tolerances: (slop, speculative distance, flip tolerance,
+        largest push-out per pass), in the world's units."""
+        slop = self._linear_slop
+        return (
+            slop,
+            SPECULATIVE_SLOPS * slop,
+            FLIP_SLOPS * slop,
+            MAX_CORRECTION * self._units_per_meter,
+        )
+
     @property
     def dt(self) -> float:
         """The fixed step, s."""
@@ -177,6 +293,7 @@ class World:
         category: int = 0x0001,
         mask: int = 0xFFFF,
         group: int = 0,
+        sleep_threshold: float | None = None,
     ) -> Body:
         """Add a body made of one shape or a list of shapes; returns its handle.
 
@@ -187,6 +304,7 @@ class World:
         or is pushed. category, mask: 16-bit collision filter; two bodies collide only if
         each one's category is in the other's mask. group: a shared non-zero group
         overrides the masks: positive always collides, negative never.
+        sleep_threshold: the body's own resting speed, units/s (None: the world's).
         """
         shapes = _check_shapes(shapes)
         position = as_bounded_vector(position, "position", MAX_COORDINATE, "m")
@@ -206,6 +324,7 @@ class World:
         category = check_bits(category, "category")
         mask = check_bits(mask, "mask")
         group = check_group(group)
+        own_threshold = _check_sleep_threshold(sleep_threshold)
         # Static and kinematic bodies have no use for it, but a density is still a density.
         if density <= 0.0:
             raise ValueError(f"density: must be > 0, got {density}")
@@ -214,7 +333,7 @@ class World:
         if not 0.0 <= restitution <= 1.0:
             raise ValueError(f"restitution: must be in [0, 1], got {restitution}")
 
-        area, moment, local, reach = body_geometry(shapes)
+        area, moment, local, reach, thickness = body_geometry(shapes)
         dynamic = kind == "dynamic"
         mass = density * area if dynamic else np.inf
         inertia = density * moment if dynamic else np.inf
@@ -241,12 +360,14 @@ class World:
             "kind": KIND_CODES[kind],
             "bullet": bool(bullet),
             "reach": reach,
+            "thickness": thickness,
             "sensor": bool(sensor),
             "category": category,
             "mask": mask,
             "group": group,
             "awake": True,
             "island": -1,
+            "sleep_threshold": own_threshold,
         }
         body_id = self._next_id
         self._next_id += 1
@@ -746,7 +867,7 @@ class World:
             return
         touching, keys, current_keys = touching_pairs(
             manifolds.body_a, manifolds.body_b, arrays["body_id"], manifolds.separation,
-            manifolds.normal_impulse, LINEAR_SLOP,
+            manifolds.normal_impulse, manifolds.slop,
         )  # fmt: skip
         began, persisting, ended = began_and_ended(self._contact_keys, current_keys)
         sensor_began, _, sensor_ended = began_and_ended(self._sensor_keys, sensor_keys)
@@ -952,6 +1073,11 @@ def _check_broadphase(value) -> str:
     if value not in ("grid", "quadtree"):
         raise ValueError(f"broadphase: must be 'grid' or 'quadtree', got {value!r}")
     return value
+
+
+def _check_sleep_threshold(value) -> float:
+    """A body's own sleep threshold: a positive speed, or None (stored as 0: the world's)."""
+    return 0.0 if value is None else as_positive_float(value, "sleep_threshold")
 
 
 def _check_count(value, argument: str, least: int) -> int:

@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Box, Circle, Polygon, World, collide
-from engine.character import SKIN, move_and_slide
+from engine.character import move_and_slide
 from engine.queries import query_point
+from engine.settings import CHARACTER_SKIN as SKIN  # these worlds are in metres
 
 CHARACTER = Box(1.0, 2.0)  # 1 m wide, 2 m tall: its centre is 1 m above its feet
 

@@ -678,7 +678,7 @@ def test_compressed_files_load_the_same():
 
 def test_file_is_documented_npz_without_objects():
     header, arrays = read_npz(saved_bytes(small_world()))
-    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 2
+    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 3
     assert set(header) == {"format", "version", "settings", "state", "counts", "shapes"} | {
         "handle_shapes"
     }
@@ -856,10 +856,43 @@ def test_joint_limits_may_be_infinite_on_their_own_side():
     run(loaded, 3)
 
 
+VERSION_3_SETTINGS = (
+    "units_per_meter", "linear_slop", "restitution_threshold", "sleep_threshold", "time_to_sleep"
+)  # fmt: skip
+
+
+def as_version_2(data: bytes) -> bytes:
+    """A file as version 2 wrote it: no units and tolerance settings, no body.thickness
+    and body.sleep_threshold arrays."""
+    header, arrays = read_npz(data)
+    header["version"] = 2
+    for key in VERSION_3_SETTINGS:
+        del header["settings"][key]
+    del arrays["body.thickness"], arrays["body.sleep_threshold"]
+    return write_npz(header, arrays)
+
+
+def test_version_2_files_load_with_the_metre_tolerances():
+    world = busy_world()
+    run(world, 60)
+    loaded = load_bytes(as_version_2(saved_bytes(world)))
+    assert same_snapshot(snapshot(loaded), snapshot(load_bytes(saved_bytes(world))))
+    assert (loaded.units_per_meter, loaded.linear_slop, loaded.sleep_threshold) == (1, 0.005, 0.05)
+    state, events = run(loaded, 60)
+    expected_state, expected_events = run(world, 60)
+    assert_same_state(state, expected_state)
+    assert events == expected_events
+    # A version-2 file knows no tolerance settings: one in it is foreign.
+    header, arrays = read_npz(as_version_2(saved_bytes(world)))
+    header["settings"]["linear_slop"] = 0.005
+    with pytest.raises(ValueError, match="header 'settings' must have exactly the fields"):
+        load_bytes(write_npz(header, arrays))
+
+
 def as_version_1(data: bytes) -> bytes:
     """A file of a world without joints as version 1 wrote it: no joint count, no
-    next_joint_id, no joint arrays."""
-    header, arrays = read_npz(data)
+    next_joint_id, no joint arrays (nor what version 3 added)."""
+    header, arrays = read_npz(as_version_2(data))
     assert header["counts"].pop("joints") == 0
     del header["state"]["next_joint_id"]
     header["version"] = 1
