@@ -23,7 +23,13 @@ from .contact_manifolds import NO_MANIFOLDS, find_manifolds
 from .events import body_pair_keys
 from .forces import start_of_step, write_back
 from .integration import integrate_positions
-from .settings import CCD_FRACTION, CORRECTION_FACTOR
+from .settings import (
+    CCD_FRACTION,
+    CORRECTION_FACTOR,
+    FLIP_SLOPS,
+    MAX_CORRECTION,
+    SPECULATIVE_SLOPS,
+)
 from .sleep import active_bodies, constraints_to_solve, fall_asleep
 from .velocity_solver import solve_velocities
 
@@ -35,7 +41,10 @@ def advance_one_step(world) -> None:
     """Run one step of ``world.dt`` on the world's arrays (the handlers run afterwards)."""
     dt = world.dt
     # The world's tolerances, in its units; the kernels take them as arguments.
-    slop, speculative, flip_tolerance, max_correction = world._tolerances()
+    slop = world._linear_slop
+    speculative = SPECULATIVE_SLOPS * slop
+    flip_tolerance = FLIP_SLOPS * slop
+    max_correction = MAX_CORRECTION * world._units_per_meter
     body = world._bodies.columns()
     joints = world._joints.columns()
     parts = world._parts.packed()
@@ -90,7 +99,7 @@ def advance_one_step(world) -> None:
     if len(manifolds) or len(slots):
         solve_velocities(
             manifolds, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
-            inv_inertia, dt, world.velocity_iterations, world.restitution_threshold, slop,
+            inv_inertia, dt, world.velocity_iterations, world._restitution_threshold, slop,
             world._steps % 2 == 1,
         )  # fmt: skip
 
@@ -116,5 +125,5 @@ def advance_one_step(world) -> None:
             body["kind"], body["awake"], body["velocity"], body["angular_velocity"],
             body["reach"], body["sleep_time"], body["island"], pushed, body["sleep_threshold"],
             manifolds.body_a, manifolds.body_b, manifolds.separation, manifolds.slop, slots,
-            dt, world.sleep_threshold, world.time_to_sleep, world._next_island,
+            dt, world._sleep_threshold, world._time_to_sleep, world._next_island,
         )  # fmt: skip

@@ -40,11 +40,9 @@ from .narrowphase import collide_parts
 from .queries import query_aabb, query_point, shape_cast
 from .raycast import raycast, raycast_all, raycast_many
 from .settings import (
-    FLIP_SLOPS,
     LINEAR_SLOP,
     MAX_ANGULAR_SPEED,
     MAX_COORDINATE,
-    MAX_CORRECTION,
     MAX_DT,
     MAX_GRAVITY,
     MAX_SPEED,
@@ -53,7 +51,6 @@ from .settings import (
     POSITION_ITERATIONS,
     RESTITUTION_THRESHOLD,
     SLEEP_THRESHOLD,
-    SPECULATIVE_SLOPS,
     TIME_TO_SLEEP,
     VELOCITY_ITERATIONS,
 )
@@ -236,17 +233,6 @@ class World:
     @time_to_sleep.setter
     def time_to_sleep(self, value) -> None:
         self._time_to_sleep = as_positive_float(value, "time_to_sleep")
-
-    def _tolerances(self):
-        """The step's length tolerances: (slop, speculative distance, flip tolerance,
-        largest push-out per pass), in the world's units."""
-        slop = self._linear_slop
-        return (
-            slop,
-            SPECULATIVE_SLOPS * slop,
-            FLIP_SLOPS * slop,
-            MAX_CORRECTION * self._units_per_meter,
-        )
 
     @property
     def dt(self) -> float:
