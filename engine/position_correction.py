@@ -28,12 +28,14 @@ The rule, step by step:
 5. A guard over the static manifolds: each is given back at least the gap it had before
    push-out began (after the step's motion), or minus the slop if that is shallower. This
    push is not capped: it only undoes moves that push-out made.
-6. A sweep against static shapes the body was not touching: each dynamic body pushed more
-   than the slop has its whole push (from its position before push-out) swept, as a
-   translation, against the static and kinematic parts near it that it would collide with;
-   it stops a slop short of the first one it would enter (a push ending less than a slop
-   past a surface is kept, as a landing). So a thin plank the body had no contact with
-   cannot be passed.
+6. A sweep against static shapes the body was not touching (more than half a slop away): each
+   dynamic body pushed more than the slop has its whole push (from its position before
+   push-out) swept, as a translation, against the static and kinematic parts near it that
+   it would collide with; it stops a slop short of the first one it would enter (a push
+   ending less than half a slop past a surface is kept, as a landing). So a thin plank
+   the body had no contact with cannot be passed. (The landing allowance is not a whole
+   slop: a body stopped a slop short and pushed again would often end exactly a slop
+   past, where rounding alone would decide.)
 7. Last, a body that rule 6 stopped so that one of its static manifolds is again deeper
    than rule 5 allows (a body wedged between two static shapes) keeps no push-out at all
    this step: it goes back to where the step's motion left it.
@@ -263,12 +265,16 @@ def stop_at_static(unpushed, poses, slop, parts, owner, bodies, ignored, step_pa
     allowed = np.ones(n)
     stopped = False
     for i in range(c):
-        if not (separation[i] > 0.0) or math.isnan(toi[i]):
-            continue  # touching before the push: rule 5's
+        # Within half a slop before the push: touching, rule 5's (the step's contacts
+        # reach further than that). Not "apart by any amount", nor "by a slop": bodies
+        # are placed exactly on surfaces, and the rules here leave them exactly a slop
+        # away, where rounding alone would decide.
+        if not (separation[i] > 0.5 * slop[mover[i]]) or math.isnan(toi[i]):
+            continue
         closing = push[i, 0] * found_normal[i, 0] + push[i, 1] * found_normal[i, 1]
-        # A push that ends less than a slop past a surface is a landing.
+        # A push that ends less than half a slop past a surface is a landing.
         margin = slop[mover[i]]
-        if closing * (1.0 - toi[i]) > margin:
+        if closing * (1.0 - toi[i]) > 0.5 * margin:
             allowed[mover[i]] = min(allowed[mover[i]], max(toi[i] - margin / closing, 0.0))
             stopped = True
     for i in range(n):

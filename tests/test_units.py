@@ -33,16 +33,25 @@ TOLERANCES = {
 # -- the same scene at two scales -------------------------------------------------------------
 @st.composite
 def small_scenes(draw):
-    """A ground, two to four boxes and circles (some stacked, some thrown) and perhaps a
-    joint, as plain numbers in metres."""
+    """A ground, two to four boxes and circles (stacked in a loose column, some thrown) and
+    perhaps a joint, as plain numbers in metres.
+
+    Left out: scenes where rounding alone must break a symmetry, on which no engine can
+    have the property (two bodies spawned inside each other with their centres exactly
+    aligned are pushed apart to whichever side rounding favours). So the bodies start
+    apart, each a little off the others' axis (by an irrational fraction of a millimetre,
+    which no drawn number cancels)."""
     count = draw(st.integers(2, 4))
     bodies = []
+    top = 0.0  # the highest point of the bodies placed so far
     for i in range(count):
         round_ = draw(st.booleans())
         size = draw(st.floats(0.2, 1.0))
         aspect = draw(st.floats(0.5, 2.0))
-        x = draw(st.floats(-3.0, 3.0))
-        y = draw(st.floats(0.3, 3.0)) + 1.2 * i
+        reach = size / 2 if round_ else math.hypot(size, size * aspect) / 2
+        x = draw(st.floats(-3.0, 3.0)) + 1e-3 * math.sqrt(2.0) * (i + 1)
+        y = top + reach + draw(st.floats(0.01, 1.5))
+        top = y + reach
         bodies.append(
             {
                 "shape": ("circle", size / 2) if round_ else ("box", size, size * aspect),
@@ -98,7 +107,7 @@ def run(world: World) -> np.ndarray:
     return poses
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scene=small_scenes(), k=st.floats(0.5, 2000.0))
 def test_a_scene_built_k_times_larger_moves_as_the_metre_scene_scaled(scene, k):
     metres = run(build(scene, 1.0))
