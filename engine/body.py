@@ -6,6 +6,8 @@ structure-of-arrays storage, so ``body.position = ...`` and ``world.positions`` 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .body_store import DYNAMIC, KIND_NAMES
@@ -14,10 +16,19 @@ from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
 from .validation import (
     as_bounded_float,
     as_bounded_vector,
+    as_finite_array,
     as_finite_float,
     as_positive_float,
     check_bound,
 )
+
+
+def _as_points(value, argument: str) -> tuple[np.ndarray, bool]:
+    """(N, 2) finite points from a (2,) point or (N, 2) points, and whether it was one."""
+    array = np.asarray(value, dtype=object) if not isinstance(value, np.ndarray) else value
+    single = array.ndim == 1
+    points = as_finite_array(value, (2,) if single else (-1, 2), argument)
+    return (points[None, :] if single else points), single
 
 
 class Body:
@@ -209,13 +220,68 @@ class Body:
         self._set("group", check_group(value))
 
     # -- pushing it -----------------------------------------------------------------------
-    def apply_force(self, force, point=None) -> None:
-        """Add a force (N) for the next step, at a world ``point`` (default: the centre of mass).
+    # -- frames ---------------------------------------------------------------------------
+    def local_to_world(self, points) -> np.ndarray:
+        """World coordinates of ``points`` given in the body's frame: (2,) or (N, 2) in, the
+        same shape out.
 
-        force: (2,); point: (2,) or None. A force off the centre of mass also gives torque.
-        Forces are cleared after each step.
+        The body's frame has its origin at the centre of mass (``position``) and turns with
+        the body: the frame of the shapes once ``add_body`` has centred them on their common
+        centroid (for one centred shape, the shape's own frame).
+        """
+        local, single = _as_points(points, "points")
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        x, y = self._get("position")
+        world = np.stack([c * local[:, 0] - s * local[:, 1] + x,
+                          s * local[:, 0] + c * local[:, 1] + y], axis=1)  # fmt: skip
+        return world[0] if single else world
+
+    def world_to_local(self, points) -> np.ndarray:
+        """The body's-frame coordinates of world ``points``: (2,) or (N, 2) in, the same
+        shape out (the inverse of ``local_to_world``)."""
+        world, single = _as_points(points, "points")
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        dx = world[:, 0] - self._get("position")[0]
+        dy = world[:, 1] - self._get("position")[1]
+        local = np.stack([c * dx + s * dy, -s * dx + c * dy], axis=1)
+        return local[0] if single else local
+
+    def velocity_at(self, points) -> np.ndarray:
+        """Velocity of the body's material at world ``points``, m/s: v + w x (p - position).
+        (2,) or (N, 2) in, the same shape out."""
+        world, single = _as_points(points, "points")
+        w = self.angular_velocity
+        rx = world[:, 0] - self._get("position")[0]
+        ry = world[:, 1] - self._get("position")[1]
+        vx, vy = self._get("velocity")
+        velocity = np.stack([vx - w * ry, vy + w * rx], axis=1)
+        return velocity[0] if single else velocity
+
+    # -- forces -----------------------------------------------------------------------------
+    def apply_torque(self, torque) -> None:
+        """Add a torque (N m) for the next step, counter-clockwise positive. Torques are
+        cleared after each step, like forces."""
+        torque = as_finite_float(torque, "torque")
+        world = self._world
+        with np.errstate(over="ignore", invalid="ignore"):
+            spin = abs(self._get("torque") + torque) * self._get("inv_inertia") * world.dt
+        check_bound(float(spin), "torque", MAX_ANGULAR_SPEED, "rad/s of spin gained in a step")
+
+        def turn(row: int) -> None:
+            world._wake_rows(row)
+            world._bodies.arrays["torque"][row] += torque
+
+        world._change_body(self, turn)
+
+    def apply_force(self, force, point=None, *, local_point=None) -> None:
+        """Add a force (N) for the next step, at a world ``point`` or at ``local_point`` in the
+        body's frame (default: the centre of mass).
+
+        force: (2,); point, local_point: (2,) or None, not both. A force off the centre of
+        mass also gives torque. Forces are cleared after each step.
         """
         force = as_bounded_vector(force, "force", np.finfo(float).max, "N")
+        point = self._world_point(point, local_point)
         torque = self._moment_arm_cross(point, force)
         world = self._world
         # What the forces pushed so far plus this one would add to the velocity next step.
@@ -234,12 +300,15 @@ class Body:
 
         world._change_body(self, push)
 
-    def apply_impulse(self, impulse, point=None) -> None:
-        """Change the momentum now by ``impulse`` (N s) at a world ``point`` (default: centre).
+    def apply_impulse(self, impulse, point=None, *, local_point=None) -> None:
+        """Change the momentum now by ``impulse`` (N s) at a world ``point`` or at
+        ``local_point`` in the body's frame (default: the centre of mass).
 
-        impulse: (2,); point: (2,) or None. Static and kinematic bodies are not affected.
+        impulse: (2,); point, local_point: (2,) or None, not both. Static and kinematic
+        bodies are not affected.
         """
         impulse = as_bounded_vector(impulse, "impulse", np.finfo(float).max, "N s")
+        point = self._world_point(point, local_point)
         angular = self._moment_arm_cross(point, impulse)
         world = self._world
         if self._get("kind") != DYNAMIC:
@@ -258,6 +327,16 @@ class Body:
             bodies["angular_velocity"][row] += angular * bodies["inv_inertia"][row]
 
         world._change_body(self, kick)
+
+    def _world_point(self, point, local_point):
+        """The world point a force or impulse acts at: ``point``, or ``local_point`` carried
+        into the world, or None for the centre of mass."""
+        if local_point is None:
+            return point
+        if point is not None:
+            raise ValueError("local_point: give a world point or a local point, not both")
+        local = as_bounded_vector(local_point, "local_point", MAX_COORDINATE, "m")
+        return self.local_to_world(local)
 
     def _moment_arm_cross(self, point, vector: np.ndarray) -> float:
         if point is None:

@@ -436,6 +436,11 @@ def snapshot(world) -> Snapshot:
     for prefix, table in (("body", bodies), ("part", parts.table), ("joint", joints)):
         for name in table.arrays:
             arrays[f"{prefix}.{name}"] = table.view(name).copy()
+    # The part table keeps the width of the widest part it ever held; a snapshot keeps only
+    # what its live parts need (a file may claim no wider parts than its shapes make).
+    width = max(4, int(parts.table.view("count").max(initial=0)))
+    for name in ("vertices", "normals"):
+        arrays[f"part.{name}"] = np.ascontiguousarray(arrays[f"part.{name}"][:, :width])
     arrays["row_of_id"] = world._row_of_id[: world._next_id].copy()
     warm = world._warm
     for name, value in vars(warm).items():
@@ -499,7 +504,7 @@ def snapshot(world) -> Snapshot:
         "counts": {
             "bodies": bodies.count,
             "parts": parts.count,
-            "part_width": parts.width,
+            "part_width": width,
             "joints": joints.count,
         },
     }
