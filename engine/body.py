@@ -12,6 +12,7 @@ import numpy as np
 
 from .body_store import DYNAMIC, KIND_NAMES
 from .filtering import check_bits, check_group
+from .motion_settings import check_damping, check_gravity_scale
 from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
 from .validation import (
     as_bounded_float,
@@ -148,6 +149,36 @@ class Body:
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"restitution: must be in [0, 1], got {value}")
         self._set("restitution", value)
+
+    # -- motion settings --------------------------------------------------------------
+    @property
+    def linear_damping(self) -> float:
+        """Linear drag rate, 1/s (>= 0): each step divides the velocity by 1 + dt * rate."""
+        return float(self._get("damping")[0])
+
+    @linear_damping.setter
+    def linear_damping(self, value) -> None:
+        rate = check_damping(value, "linear_damping")
+        self._set("damping", np.array([rate, self.angular_damping]))
+
+    @property
+    def angular_damping(self) -> float:
+        """Angular drag rate, 1/s (>= 0): each step divides the spin by 1 + dt * rate."""
+        return float(self._get("damping")[1])
+
+    @angular_damping.setter
+    def angular_damping(self, value) -> None:
+        rate = check_damping(value, "angular_damping")
+        self._set("damping", np.array([self.linear_damping, rate]))
+
+    @property
+    def gravity_scale(self) -> float:
+        """How much of the world's gravity this body feels (1; 0 floats, < 0 rises)."""
+        return float(self._get("gravity_scale"))
+
+    @gravity_scale.setter
+    def gravity_scale(self, value) -> None:
+        self._set("gravity_scale", check_gravity_scale(value))
 
     # -- sleeping ---------------------------------------------------------------------
     @property

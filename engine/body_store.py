@@ -41,6 +41,8 @@ BODY_FIELDS = {
     "awake": ((), bool),
     "sleep_time": ((), np.float64),
     "sleep_threshold": ((), np.float64),  # 0: the world's
+    "damping": ((2,), np.float64),  # linear, angular: 1/s
+    "gravity_scale": ((), np.float64),
     "island": ((), np.int64),
 }
 

@@ -15,13 +15,15 @@ from .jit import kernel
 
 @kernel
 def start_of_step(position, angle, velocity, angular_velocity, force, torque, inv_mass,
-                  inv_inertia, kind, awake, gravity, dt):  # fmt: skip
+                  inv_inertia, kind, awake, damping, gravity_scale, gravity, dt):  # fmt: skip
     """The step's starting arrays, each with the world's row N appended.
 
     Per body (N,) / (N, 2): the body columns; kind int8; awake bool (sleeping bodies feel
-    nothing until woken); gravity: (2,). Returns velocities (N + 1, 3) (vx, vy, w) after
-    one step of forces, start poses (N + 1, 3), inverse masses and inertias (N + 1,), and
-    dynamic (N + 1,) bool.
+    nothing until woken); damping (N, 2) linear and angular, 1/s; gravity_scale (N,);
+    gravity: (2,). A dynamic body's velocities after the forces are divided by
+    1 + dt * damping (drag taken implicitly: stable at any rate). Returns velocities
+    (N + 1, 3) (vx, vy, w) after one step of forces, start poses (N + 1, 3), inverse masses
+    and inertias (N + 1,), and dynamic (N + 1,) bool.
     """
     n = len(kind)
     out_velocity = np.zeros((n + 1, 3))
@@ -31,7 +33,7 @@ def start_of_step(position, angle, velocity, angular_velocity, force, torque, in
     dynamic = np.zeros(n + 1, dtype=np.bool_)
     for i in range(n):
         dynamic[i] = kind[i] == DYNAMIC
-        falling = 1.0 if dynamic[i] and awake[i] else 0.0
+        falling = gravity_scale[i] if dynamic[i] and awake[i] else 0.0
         out_velocity[i, 0] = velocity[i, 0] + dt * (
             gravity[0] * falling + force[i, 0] * inv_mass[i]
         )
@@ -39,6 +41,11 @@ def start_of_step(position, angle, velocity, angular_velocity, force, torque, in
             gravity[1] * falling + force[i, 1] * inv_mass[i]
         )
         out_velocity[i, 2] = angular_velocity[i] + dt * torque[i] * inv_inertia[i]
+        if dynamic[i] and (damping[i, 0] > 0.0 or damping[i, 1] > 0.0):
+            linear = 1.0 / (1.0 + dt * damping[i, 0])
+            out_velocity[i, 0] *= linear
+            out_velocity[i, 1] *= linear
+            out_velocity[i, 2] /= 1.0 + dt * damping[i, 1]
         start[i, 0], start[i, 1], start[i, 2] = position[i, 0], position[i, 1], angle[i]
         out_inv_mass[i] = inv_mass[i]
         out_inv_inertia[i] = inv_inertia[i]

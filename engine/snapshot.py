@@ -85,12 +85,13 @@ body.<field>                   (N, ...)     one per field of ``engine.body_store
                                             velocity (N, 2), angular_velocity, force (N, 2),
                                             torque, mass, inertia, inv_mass, inv_inertia,
                                             friction, restitution, reach, thickness,
-                                            sleep_time, sleep_threshold (N,) f8; kind (N,)
-                                            i1; bullet, sensor, awake (N,) bool; body_id,
-                                            category, mask, group, island (N,) i8. Floats
-                                            finite, except mass and inertia (+inf for static
-                                            and kinematic bodies); sleep_threshold >= 0 (0:
-                                            the world's)
+                                            sleep_time, sleep_threshold, gravity_scale
+                                            (N,) f8; damping (N, 2) f8 (linear, angular);
+                                            kind (N,) i1; bullet, sensor, awake (N,) bool;
+                                            body_id, category, mask, group, island (N,) i8.
+                                            Floats finite, except mass and inertia (+inf for
+                                            static and kinematic bodies); sleep_threshold
+                                            >= 0 (0: the world's); damping >= 0
 part.vertices, part.normals    (P, K, 2) f8 packed convex parts (see ``engine.packing``)
 part.count, part.body, part.uid (P,) i8     vertex count, owner row, stable part id
 part.radius, part.reach        (P,) f8
@@ -184,6 +185,7 @@ from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
 from .events import ContactTable
 from .joint_store import DISTANCE, JOINT_FIELDS, MOUSE, WORLD
 from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
+from .motion_settings import MAX_GRAVITY_SCALE
 from .packing import concatenate, widen
 from .shapes import Box, Circle, ConcavePolygon, Polygon
 from .warm_start import FEATURE_BITS, ROW_BITS, WarmStartCache
@@ -209,8 +211,10 @@ VERSION = 3
 _ADDED_IN_3 = {
     "settings": ("units_per_meter", "linear_slop", "restitution_threshold", "sleep_threshold",
                  "time_to_sleep"),
-    "body": ("thickness", "sleep_threshold"),
+    "body": ("thickness", "sleep_threshold", "damping", "gravity_scale"),
 }  # fmt: skip
+# What an older file's bodies get for the fields it lacks (thickness: from their shapes).
+_BODY_DEFAULTS = {"thickness": 0.0, "sleep_threshold": 0.0, "damping": 0.0, "gravity_scale": 1.0}
 
 # Every World attribute and what happens to it. A World with an attribute in neither dict is
 # refused by ``snapshot``: new state must be saved or excluded on purpose.
@@ -1150,12 +1154,15 @@ def _check(header: dict, arrays: dict, shapes: tuple | None, where: str) -> _Che
     bodies = {}
     for name, (trailing, dtype) in world._bodies._fields.items():
         if not newer and name in _ADDED_IN_3["body"]:
-            # The world's threshold (0); the thickness comes from the shapes, below.
-            bodies[name] = np.zeros((n, *trailing), dtype=dtype)
+            bodies[name] = np.full((n, *trailing), _BODY_DEFAULTS[name], dtype=dtype)
             continue
         bodies[name] = value = check.take(f"body.{name}", dtype, ("N", *trailing))
-        if name == "sleep_threshold":
-            check.require(value >= 0.0, "array 'body.sleep_threshold' holds negative values")
+        if name in ("sleep_threshold", "damping"):
+            check.require(value >= 0.0, f"array 'body.{name}' holds negative values")
+        if name == "gravity_scale":
+            check.require(
+                np.abs(value) <= MAX_GRAVITY_SCALE, "array 'body.gravity_scale' out of range"
+            )
         if value.dtype.kind == "f":
             allowed = ~np.isnan(value) if name in _MAY_BE_INFINITE else np.isfinite(value)
             check.require(allowed, f"array 'body.{name}' holds NaN or infinity")

@@ -56,7 +56,7 @@ def advance_one_step(world) -> None:
     velocity, start, inv_mass, inv_inertia, dynamic = start_of_step(
         body["position"], body["angle"], body["velocity"], body["angular_velocity"],
         body["force"], body["torque"], body["inv_mass"], body["inv_inertia"], body["kind"],
-        body["awake"], world._gravity, dt,
+        body["awake"], body["damping"], body["gravity_scale"], world._gravity, dt,
     )  # fmt: skip
 
     # 2. broad phase on the parts' swept boxes, filtered; islands something reached wake

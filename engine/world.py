@@ -36,6 +36,7 @@ from .events import (
 from .filtering import check_bits, check_group
 from .joint_store import JOINT_FIELDS, WORLD, joint_slots
 from .joints import Joint
+from .motion_settings import check_damping, check_gravity_scale
 from .narrowphase import collide_parts
 from .queries import query_aabb, query_point, shape_cast
 from .raycast import raycast, raycast_all, raycast_many
@@ -280,6 +281,9 @@ class World:
         mask: int = 0xFFFF,
         group: int = 0,
         sleep_threshold: float | None = None,
+        linear_damping: float = 0.0,
+        angular_damping: float = 0.0,
+        gravity_scale: float = 1.0,
     ) -> Body:
         """Add a body made of one shape or a list of shapes; returns its handle.
 
@@ -291,6 +295,9 @@ class World:
         each one's category is in the other's mask. group: a shared non-zero group
         overrides the masks: positive always collides, negative never.
         sleep_threshold: the body's own resting speed, units/s (None: the world's).
+        linear_damping, angular_damping: drag rates, 1/s (>= 0): each step divides the
+        velocities by 1 + dt * rate. gravity_scale: multiplies the world's gravity for this
+        body (0: it floats; negative: it rises).
         """
         shapes = _check_shapes(shapes)
         position = as_bounded_vector(position, "position", MAX_COORDINATE, "m")
@@ -311,6 +318,9 @@ class World:
         mask = check_bits(mask, "mask")
         group = check_group(group)
         own_threshold = _check_sleep_threshold(sleep_threshold)
+        damping = [check_damping(linear_damping, "linear_damping"),
+                   check_damping(angular_damping, "angular_damping")]  # fmt: skip
+        gravity_scale = check_gravity_scale(gravity_scale)
         # Static and kinematic bodies have no use for it, but a density is still a density.
         if density <= 0.0:
             raise ValueError(f"density: must be > 0, got {density}")
@@ -354,6 +364,8 @@ class World:
             "awake": True,
             "island": -1,
             "sleep_threshold": own_threshold,
+            "damping": damping,
+            "gravity_scale": gravity_scale,
         }
         body_id = self._next_id
         self._next_id += 1

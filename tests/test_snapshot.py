@@ -862,13 +862,14 @@ VERSION_3_SETTINGS = (
 
 
 def as_version_2(data: bytes) -> bytes:
-    """A file as version 2 wrote it: no units and tolerance settings, no body.thickness
-    and body.sleep_threshold arrays."""
+    """A file as version 2 wrote it: no units and tolerance settings, no body.thickness,
+    body.sleep_threshold, body.damping and body.gravity_scale arrays."""
     header, arrays = read_npz(data)
     header["version"] = 2
     for key in VERSION_3_SETTINGS:
         del header["settings"][key]
-    del arrays["body.thickness"], arrays["body.sleep_threshold"]
+    for name in ("thickness", "sleep_threshold", "damping", "gravity_scale"):
+        del arrays[f"body.{name}"]
     return write_npz(header, arrays)
 
 
