@@ -165,8 +165,13 @@ class Polygon(Shape):
         with np.errstate(all="ignore"):
             properties = polygon_mass_properties(outline)
         self._finish(*properties, argument)
+        with np.errstate(all="ignore"):
+            normals = edge_normals(outline)
+        if not np.all(np.isfinite(normals)):
+            # Edges so short that their length underflows have no direction in float64.
+            raise ValueError(f"{argument}: an edge is too short to have a normal in float64")
         object.__setattr__(self, "_vertices", _frozen(outline))
-        object.__setattr__(self, "_normals", _frozen(edge_normals(outline)))
+        object.__setattr__(self, "_normals", _frozen(normals))
 
     @classmethod
     def _from_clean(cls, outline: np.ndarray) -> Polygon:
