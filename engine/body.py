@@ -111,10 +111,60 @@ class Body:
         """Mass in kg (inf for static and kinematic bodies)."""
         return float(self._get("mass"))
 
+    @mass.setter
+    def mass(self, value) -> None:
+        """Set a dynamic body's mass, kg: its inertia scales with it (the shapes keep one
+        density, now mass / area)."""
+        mass = as_finite_float(value, "mass")
+        if self._get("kind") != DYNAMIC:
+            raise ValueError("mass: only a dynamic body has a mass to set")
+        old_mass, old_inertia = float(self._get("mass")), float(self._get("inertia"))
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            inertia = old_inertia * (mass / old_mass)
+            usable = mass > 0.0 and 0.0 < inertia < np.inf and 1.0 / mass < np.inf
+            usable = usable and 1.0 / inertia < np.inf
+        if not usable:
+            raise ValueError(f"mass: must be > 0 and give a mass and inertia float64 can "
+                             f"invert, got {mass:g}")  # fmt: skip
+        world = self._world
+
+        def weigh(row: int) -> None:
+            bodies = world._bodies.arrays
+            world._wake_rows(row)
+            bodies["mass"][row], bodies["inertia"][row] = mass, inertia
+            bodies["inv_mass"][row] = 1.0 / mass
+            bodies["inv_inertia"][row] = 0.0 if bodies["fixed_rotation"][row] else 1.0 / inertia
+
+        world._change_body(self, weigh)
+
     @property
     def inertia(self) -> float:
         """Moment of inertia about the centre of mass, kg m^2 (inf unless dynamic)."""
         return float(self._get("inertia"))
+
+    @property
+    def fixed_rotation(self) -> bool:
+        """True: nothing turns the body (its inverse inertia is 0); setting it also stops
+        its spin. ``inertia`` still reports what the shapes have."""
+        return bool(self._get("fixed_rotation"))
+
+    @fixed_rotation.setter
+    def fixed_rotation(self, value) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"fixed_rotation: expected a bool, got {type(value).__name__}")
+        fixed = bool(value)
+        world = self._world
+
+        def fix(row: int) -> None:
+            bodies = world._bodies.arrays
+            world._wake_rows(row)
+            bodies["fixed_rotation"][row] = fixed
+            if bodies["kind"][row] == DYNAMIC:
+                bodies["inv_inertia"][row] = 0.0 if fixed else 1.0 / bodies["inertia"][row]
+            if fixed:
+                bodies["angular_velocity"][row] = 0.0
+
+        world._change_body(self, fix)
 
     @property
     def kind(self) -> str:

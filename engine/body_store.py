@@ -43,6 +43,7 @@ BODY_FIELDS = {
     "sleep_threshold": ((), np.float64),  # 0: the world's
     "damping": ((2,), np.float64),  # linear, angular: 1/s
     "gravity_scale": ((), np.float64),
+    "fixed_rotation": ((), bool),  # inv_inertia 0: forces and contacts never turn it
     "island": ((), np.int64),
 }
 

@@ -91,7 +91,8 @@ body.<field>                   (N, ...)     one per field of ``engine.body_store
                                             body_id, category, mask, group, island (N,) i8.
                                             Floats finite, except mass and inertia (+inf for
                                             static and kinematic bodies); sleep_threshold
-                                            >= 0 (0: the world's); damping >= 0
+                                            >= 0 (0: the world's); damping >= 0;
+                                            fixed_rotation (N,) bool (inv_inertia 0)
 part.vertices, part.normals    (P, K, 2) f8 packed convex parts (see ``engine.packing``)
 part.count, part.body, part.uid (P,) i8     vertex count, owner row, stable part id
 part.radius, part.reach        (P,) f8
@@ -211,10 +212,13 @@ VERSION = 3
 _ADDED_IN_3 = {
     "settings": ("units_per_meter", "linear_slop", "restitution_threshold", "sleep_threshold",
                  "time_to_sleep"),
-    "body": ("thickness", "sleep_threshold", "damping", "gravity_scale"),
+    "body": ("thickness", "sleep_threshold", "damping", "gravity_scale", "fixed_rotation"),
 }  # fmt: skip
 # What an older file's bodies get for the fields it lacks (thickness: from their shapes).
-_BODY_DEFAULTS = {"thickness": 0.0, "sleep_threshold": 0.0, "damping": 0.0, "gravity_scale": 1.0}
+_BODY_DEFAULTS = {
+    "thickness": 0.0, "sleep_threshold": 0.0, "damping": 0.0, "gravity_scale": 1.0,
+    "fixed_rotation": False,
+}  # fmt: skip
 
 # Every World attribute and what happens to it. A World with an attribute in neither dict is
 # refused by ``snapshot``: new state must be saved or excluded on purpose.
@@ -1315,12 +1319,14 @@ def _check_bodies(check: _Checker, bodies: dict, next_id: int) -> None:
             f"array 'body.{name}' is finite for a static or kinematic body",
         )
         inverse = bodies["inv_" + name]
+        # A body with fixed rotation turns for nothing: its inverse inertia is 0.
+        turning = dynamic & ~bodies["fixed_rotation"] if name == "inertia" else dynamic
         check.require(
-            inverse[dynamic] == 1.0 / bodies[name][dynamic],
+            inverse[turning] == 1.0 / bodies[name][turning],
             f"array 'body.inv_{name}' is not 1 / 'body.{name}' for dynamic bodies",
         )
         check.require(
-            inverse[~dynamic] == 0.0, f"array 'body.inv_{name}' is not 0 for other bodies"
+            inverse[~turning] == 0.0, f"array 'body.inv_{name}' is not 0 for other bodies"
         )
     static = kind == KIND_CODES["static"]
     check.require(bodies["velocity"][static] == 0.0, "array 'body.velocity' moves a static body")

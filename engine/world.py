@@ -284,6 +284,7 @@ class World:
         linear_damping: float = 0.0,
         angular_damping: float = 0.0,
         gravity_scale: float = 1.0,
+        fixed_rotation: bool = False,
     ) -> Body:
         """Add a body made of one shape or a list of shapes; returns its handle.
 
@@ -297,7 +298,8 @@ class World:
         sleep_threshold: the body's own resting speed, units/s (None: the world's).
         linear_damping, angular_damping: drag rates, 1/s (>= 0): each step divides the
         velocities by 1 + dt * rate. gravity_scale: multiplies the world's gravity for this
-        body (0: it floats; negative: it rises).
+        body (0: it floats; negative: it rises). fixed_rotation: nothing turns the body
+        (its inverse inertia is 0; ``inertia`` still reports its shapes').
         """
         shapes = _check_shapes(shapes)
         position = as_bounded_vector(position, "position", MAX_COORDINATE, "m")
@@ -311,7 +313,11 @@ class World:
         restitution = as_finite_float(restitution, "restitution")
         if kind not in KIND_CODES:
             raise ValueError(f"kind: must be one of {sorted(KIND_CODES)}, got {kind!r}")
-        for name, flag in (("bullet", bullet), ("sensor", sensor)):
+        for name, flag in (
+            ("bullet", bullet),
+            ("sensor", sensor),
+            ("fixed_rotation", fixed_rotation),
+        ):
             if not isinstance(flag, (bool, np.bool_)):
                 raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
         category = check_bits(category, "category")
@@ -350,7 +356,7 @@ class World:
             "mass": mass,
             "inertia": inertia,
             "inv_mass": 1.0 / mass if dynamic else 0.0,
-            "inv_inertia": 1.0 / inertia if dynamic else 0.0,
+            "inv_inertia": 1.0 / inertia if dynamic and not fixed_rotation else 0.0,
             "friction": friction,
             "restitution": restitution,
             "kind": KIND_CODES[kind],
@@ -366,6 +372,7 @@ class World:
             "sleep_threshold": own_threshold,
             "damping": damping,
             "gravity_scale": gravity_scale,
+            "fixed_rotation": bool(fixed_rotation),
         }
         body_id = self._next_id
         self._next_id += 1

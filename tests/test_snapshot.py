@@ -868,7 +868,7 @@ def as_version_2(data: bytes) -> bytes:
     header["version"] = 2
     for key in VERSION_3_SETTINGS:
         del header["settings"][key]
-    for name in ("thickness", "sleep_threshold", "damping", "gravity_scale"):
+    for name in ("thickness", "sleep_threshold", "damping", "gravity_scale", "fixed_rotation"):
         del arrays[f"body.{name}"]
     return write_npz(header, arrays)
 
