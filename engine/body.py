@@ -10,8 +10,9 @@ import math
 
 import numpy as np
 
-from .body_store import DYNAMIC, KIND_NAMES
-from .filtering import check_bits, check_group
+from .body_geometry import body_geometry
+from .body_store import DYNAMIC, KIND_CODES, KIND_NAMES, STATIC
+from .filtering import check_bits, check_group, check_tag
 from .motion_settings import check_damping, check_gravity_scale
 from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
 from .validation import (
@@ -32,6 +33,19 @@ def _as_points(value, argument: str) -> tuple[np.ndarray, bool]:
     return (points[None, :] if single else points), single
 
 
+def _turned(vector: np.ndarray, angle: float) -> np.ndarray:
+    """(2,) ``vector`` turned counter-clockwise by ``angle``."""
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([c * vector[0] - s * vector[1], s * vector[0] + c * vector[1]])
+
+
+def _frozen_copy(array: np.ndarray) -> np.ndarray:
+    """A copy that refuses item assignment: writing into it could only be a mistake."""
+    copy = array.copy()
+    copy.flags.writeable = False
+    return copy
+
+
 class Body:
     """A rigid body in a World. Made by ``World.add_body``; do not build one directly.
 
@@ -42,12 +56,16 @@ class Body:
     ([0.0, 2.0], 1.0)
     """
 
-    __slots__ = ("_world", "_id", "_shapes", "__weakref__")
+    # tag and user_data live on the handle, so that a removed body's events still carry
+    # them; snapshots record them per handle.
+    __slots__ = ("_world", "_id", "_shapes", "_tag", "_user_data", "__weakref__")
 
-    def __init__(self, world, body_id: int, shapes: tuple):
+    def __init__(self, world, body_id: int, shapes: tuple, tag=None, user_data=None):
         self._world = world
         self._id = body_id
         self._shapes = shapes
+        self._tag = tag
+        self._user_data = user_data
 
     # -- where the body lives -------------------------------------------------------------
     def _get(self, field: str):
@@ -70,26 +88,67 @@ class Body:
     # -- state ----------------------------------------------------------------------------
     @property
     def position(self) -> np.ndarray:
-        """(2,) float64 position of the centre of mass, m (a copy; assign to change it)."""
-        return self._get("position").copy()
+        """(2,) float64 position, m: the centre of mass, or for a body added with
+        ``origin="local"`` the place of its shapes' origin (``center_of_mass`` is then
+        elsewhere). A read-only copy, so that ``body.position[0] = 5`` raises instead of
+        changing nothing; assign the whole vector to move the body."""
+        return _frozen_copy(self._origin())
 
     @position.setter
     def position(self, value) -> None:
-        self._set("position", as_bounded_vector(value, "position", MAX_COORDINATE, "m"))
+        value = as_bounded_vector(value, "position", MAX_COORDINATE, "m")
+        if not self._get("origin_offset").any():
+            self._set("position", value)
+            return
+        world = self._world
+
+        def move(row: int) -> None:
+            bodies = world._bodies.arrays
+            offset = _turned(bodies["origin_offset"][row], bodies["angle"][row])
+            world._write_body(row, "position", value - offset)
+
+        world._change_body(self, move)
+
+    @property
+    def center_of_mass(self) -> np.ndarray:
+        """(2,) float64 centre of mass in the world, m (read-only copy): ``position``,
+        unless the body was added with ``origin="local"``."""
+        return _frozen_copy(self._get("position"))
+
+    def _origin(self) -> np.ndarray:
+        """(2,) the origin of the body's frame in the world."""
+        offset = self._get("origin_offset")
+        centre = self._get("position")
+        return centre + _turned(offset, self._get("angle")) if offset.any() else centre.copy()
 
     @property
     def angle(self) -> float:
-        """Rotation in radians, counter-clockwise."""
+        """Rotation in radians, counter-clockwise (about ``position``: setting it turns a
+        body added with ``origin="local"`` about its shapes' origin)."""
         return float(self._get("angle"))
 
     @angle.setter
     def angle(self, value) -> None:
-        self._set("angle", as_finite_float(value, "angle"))
+        value = as_finite_float(value, "angle")
+        if not self._get("origin_offset").any():
+            self._set("angle", value)
+            return
+        world = self._world
+
+        def turn(row: int) -> None:
+            bodies = world._bodies.arrays
+            offset, old = bodies["origin_offset"][row], bodies["angle"][row]
+            origin = bodies["position"][row] + _turned(offset, old)
+            world._write_body(row, "angle", value)
+            world._write_body(row, "position", origin - _turned(offset, value))
+
+        world._change_body(self, turn)
 
     @property
     def velocity(self) -> np.ndarray:
-        """(2,) float64 velocity of the centre of mass, m/s (a copy)."""
-        return self._get("velocity").copy()
+        """(2,) float64 velocity of the centre of mass, m/s: a read-only copy (assign the
+        whole vector to change it)."""
+        return _frozen_copy(self._get("velocity"))
 
     @velocity.setter
     def velocity(self, value) -> None:
@@ -131,6 +190,7 @@ class Body:
         def weigh(row: int) -> None:
             bodies = world._bodies.arrays
             world._wake_rows(row)
+            bodies["density"][row] *= mass / bodies["mass"][row]
             bodies["mass"][row], bodies["inertia"][row] = mass, inertia
             bodies["inv_mass"][row] = 1.0 / mass
             bodies["inv_inertia"][row] = 0.0 if bodies["fixed_rotation"][row] else 1.0 / inertia
@@ -139,8 +199,36 @@ class Body:
 
     @property
     def inertia(self) -> float:
-        """Moment of inertia about the centre of mass, kg m^2 (inf unless dynamic)."""
+        """Moment of inertia about the centre of mass, kg m^2 (inf unless dynamic).
+
+        A dynamic body's can be set (> 0, finite); a new ``mass`` scales it, a new ``kind``
+        recomputes it from the shapes."""
         return float(self._get("inertia"))
+
+    @inertia.setter
+    def inertia(self, value) -> None:
+        inertia = as_finite_float(value, "inertia")
+        if self._get("kind") != DYNAMIC:
+            raise ValueError("inertia: only a dynamic body has an inertia to set")
+        with np.errstate(over="ignore", divide="ignore"):
+            usable = inertia > 0.0 and 1.0 / inertia < np.inf
+        if not usable:
+            raise ValueError(f"inertia: must be > 0 and invertible in float64, got {inertia:g}")
+        world = self._world
+
+        def turn(row: int) -> None:
+            bodies = world._bodies.arrays
+            world._wake_rows(row)
+            bodies["inertia"][row] = inertia
+            bodies["inv_inertia"][row] = 0.0 if bodies["fixed_rotation"][row] else 1.0 / inertia
+
+        world._change_body(self, turn)
+
+    @property
+    def density(self) -> float:
+        """Density of the shapes, kg/m^2 (for every kind: it gives the mass a static or
+        kinematic body takes when it is made dynamic)."""
+        return float(self._get("density"))
 
     @property
     def fixed_rotation(self) -> bool:
@@ -168,8 +256,75 @@ class Body:
 
     @property
     def kind(self) -> str:
-        """ "dynamic", "static" or "kinematic"."""
+        """ "dynamic", "static" or "kinematic"; assign one to change it.
+
+        Made dynamic, a body takes its mass and inertia from its shapes and ``density``
+        (an inertia set by hand is not kept); made static, it stops; made kinematic, it
+        keeps its velocity and moves as told. Bodies touching it wake.
+        """
         return KIND_NAMES[int(self._get("kind"))]
+
+    @kind.setter
+    def kind(self, value) -> None:
+        if value not in KIND_CODES:
+            raise ValueError(f"kind: must be one of {sorted(KIND_CODES)}, got {value!r}")
+        code = KIND_CODES[value]
+        mass = inertia = np.inf
+        if code == DYNAMIC:
+            geometry = body_geometry(self._shapes)
+            density = float(self._get("density"))
+            mass, inertia = density * geometry.area, density * geometry.moment
+            with np.errstate(over="ignore", divide="ignore"):
+                for name, amount in (("mass", mass), ("inertia", inertia)):
+                    if not (0.0 < amount < np.inf and 1.0 / amount < np.inf):
+                        raise ValueError(
+                            f"kind: a dynamic body of these shapes and density gets a {name} "
+                            f"of {amount:g}, which float64 cannot invert"
+                        )
+        world = self._world
+
+        def change(row: int) -> None:
+            bodies = world._bodies.arrays
+            world._wake_rows(row)
+            world._wake_touching(self._id)
+            bodies["kind"][row] = code
+            bodies["mass"][row], bodies["inertia"][row] = mass, inertia
+            dynamic = code == DYNAMIC
+            bodies["inv_mass"][row] = 1.0 / mass if dynamic else 0.0
+            turning = dynamic and not bodies["fixed_rotation"][row]
+            bodies["inv_inertia"][row] = 1.0 / inertia if turning else 0.0
+            if code == STATIC:
+                bodies["velocity"][row] = 0.0
+                bodies["angular_velocity"][row] = 0.0
+            # Only dynamic bodies sleep or count resting time.
+            bodies["awake"][row] = True
+            bodies["sleep_time"][row] = 0.0
+            bodies["island"][row] = -1
+
+        world._change_body(self, change)
+
+    # -- labels ---------------------------------------------------------------------------
+    @property
+    def tag(self) -> str | None:
+        """A name for the kind of thing the body is ("player", "coin"), or None: handlers
+        registered with ``world.on(event, handler, between=(tag_a, tag_b))`` see only the
+        contacts between bodies of those tags. Saved by snapshots."""
+        return self._tag
+
+    @tag.setter
+    def tag(self, value) -> None:
+        self._tag = check_tag(value)
+
+    @property
+    def user_data(self):
+        """Anything the program wants to keep with the body (the engine never reads it).
+        Kept by snapshots, restore, deepcopy and pickle; ``save`` writes it as JSON, so
+        only JSON data (numbers, strings, lists, dicts, None) can go into a file."""
+        return self._user_data
+
+    @user_data.setter
+    def user_data(self, value) -> None:
+        self._user_data = value
 
     @property
     def bullet(self) -> bool:
@@ -306,13 +461,14 @@ class Body:
         """World coordinates of ``points`` given in the body's frame: (2,) or (N, 2) in, the
         same shape out.
 
-        The body's frame has its origin at the centre of mass (``position``) and turns with
-        the body: the frame of the shapes once ``add_body`` has centred them on their common
-        centroid (for one centred shape, the shape's own frame).
+        The body's frame has its origin at ``position`` and turns with the body: the frame
+        the shapes were given in for a body added with ``origin="local"``; otherwise the
+        centre of mass, the shapes' frame once ``add_body`` has centred them on their
+        common centroid (for one centred shape, the shape's own frame).
         """
         local, single = _as_points(points, "points")
         c, s = math.cos(self.angle), math.sin(self.angle)
-        x, y = self._get("position")
+        x, y = self._origin()
         world = np.stack([c * local[:, 0] - s * local[:, 1] + x,
                           s * local[:, 0] + c * local[:, 1] + y], axis=1)  # fmt: skip
         return world[0] if single else world
@@ -322,8 +478,8 @@ class Body:
         shape out (the inverse of ``local_to_world``)."""
         world, single = _as_points(points, "points")
         c, s = math.cos(self.angle), math.sin(self.angle)
-        dx = world[:, 0] - self._get("position")[0]
-        dy = world[:, 1] - self._get("position")[1]
+        x, y = self._origin()
+        dx, dy = world[:, 0] - x, world[:, 1] - y
         local = np.stack([c * dx + s * dy, -s * dx + c * dy], axis=1)
         return local[0] if single else local
 

@@ -18,13 +18,15 @@ class BodyGeometry(NamedTuple):
     m^4 (times the density: the inertia); parts: the convex parts (S parts) in the frame
     whose origin is the common centroid (the body's centre of mass); reach: distance from
     that origin to the farthest point of any part, m; thickness: the smallest width of
-    any part, m (the contact slop of thin and small bodies follows it)."""
+    any part, m (the contact slop of thin and small bodies follows it); centroid: (2,) the
+    common centroid in the shapes' own coordinates."""
 
     area: float
     moment: float
     parts: PackedParts
     reach: float
     thickness: float
+    centroid: np.ndarray
 
 
 def body_geometry(shapes) -> BodyGeometry:
@@ -43,4 +45,4 @@ def body_geometry(shapes) -> BodyGeometry:
         local = packed._replace(vertices=packed.vertices - centroid)
         reach = float((np.sqrt((local.vertices**2).sum(axis=2)).max(axis=1) + local.radius).max())
         thickness = float(part_widths(local).min())
-    return BodyGeometry(area, moment, local, reach, thickness)
+    return BodyGeometry(area, moment, local, reach, thickness, centroid)

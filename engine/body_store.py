@@ -17,7 +17,8 @@ DYNAMIC, STATIC, KINEMATIC = 0, 1, 2
 
 # Field name -> (trailing shape, dtype) of the per-body arrays.
 BODY_FIELDS = {
-    "position": ((2,), np.float64),
+    "position": ((2,), np.float64),  # the centre of mass
+    "origin_offset": ((2,), np.float64),  # the shapes' origin from it, body frame (origin=)
     "angle": ((), np.float64),
     "velocity": ((2,), np.float64),
     "angular_velocity": ((), np.float64),
@@ -29,6 +30,7 @@ BODY_FIELDS = {
     "inv_inertia": ((), np.float64),
     "friction": ((), np.float64),
     "restitution": ((), np.float64),
+    "density": ((), np.float64),  # kg/m^2 of the shapes: the mass a body made dynamic takes
     "kind": ((), np.int8),
     "bullet": ((), bool),
     "reach": ((), np.float64),

@@ -45,6 +45,13 @@ class Contact:
     normal_impulse: float
     tangent_impulse: float
 
+    def flipped(self) -> Contact:
+        """The same contact seen from B: bodies swapped, the normal reversed."""
+        return Contact(
+            self.body_b, self.body_a, -self.normal, self.points, self.depth,
+            self.normal_impulse, self.tangent_impulse,
+        )  # fmt: skip
+
 
 @dataclass(frozen=True)
 class SensorOverlap:
@@ -216,3 +223,40 @@ def contact_table(manifolds, touching, keys, handles) -> ContactTable:
         points=points,
         pair_of_point=point_pair,
     )
+
+
+class TaggedHandler:
+    """A handler that sees only the events between bodies of two tags (``World.on`` with
+    ``between=(tag_a, tag_b)``).
+
+    A contact is handed over with ``body_a`` the body tagged ``tag_a`` (flipped when the
+    step found it the other way round), the way pymunk orders an arbiter's shapes by the
+    collision types of its handler. A sensor overlap keeps its order (``sensor`` is the
+    sensor), whichever tag the sensor has. For other pairs it returns None: a presolve
+    handler keeps them.
+    """
+
+    __slots__ = ("function", "tags")
+
+    def __init__(self, function, tags: tuple):
+        self.function, self.tags = function, tags
+
+    def __repr__(self) -> str:  # names the user's function in errors
+        name = getattr(self.function, "__qualname__", repr(self.function))
+        return f"{name} between {self.tags}"
+
+    def __call__(self, subject):
+        tag_a, tag_b = self.tags
+        if isinstance(subject, Contact):
+            first, second = subject.body_a.tag, subject.body_b.tag
+            if (first, second) == (tag_a, tag_b):
+                return self.function(subject)
+            if (first, second) == (tag_b, tag_a):
+                return self.function(subject.flipped())
+            return None
+        if {subject.sensor.tag, subject.other.tag} == {tag_a, tag_b}:
+            return self.function(subject)
+        return None
+
+    def __reduce__(self):
+        return TaggedHandler, (self.function, self.tags)

@@ -37,3 +37,14 @@ def check_group(value) -> int:
     if not -(2**31) <= value < 2**31:
         raise ValueError(f"group: must fit in 32 bits, got {value}")
     return int(value)
+
+
+def check_tag(value, argument: str = "tag") -> str | None:
+    """A body's tag: a non-empty str, or None for no tag."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{argument}: expected a str or None, got {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{argument}: must not be empty (use None for no tag)")
+    return value

@@ -47,7 +47,7 @@ copy calls the same handler objects); ``pickle`` keeps them too, and raises a Ty
 that names the handler when one cannot be pickled (a lambda, a local function): unregister
 it with ``world.off`` first, or register a module-level function.
 
-File format "engine-world-snapshot", version 3
+File format "engine-world-snapshot", version 4
 ---------------------------------------------
 An ``.npz`` archive (``numpy.savez``, or ``savez_compressed`` with ``compress=True``) of
 plain numeric arrays, read back with ``allow_pickle=False``: a file never holds pickled
@@ -57,7 +57,7 @@ handles as joint ids and kind codes (their class).
 ``header``: (B,) uint8, a UTF-8 JSON object::
 
     format    "engine-world-snapshot"
-    version   3 (2 and 1 still load: see below)
+    version   4 (3, 2 and 1 still load: see below)
     settings  {gravity: [gx, gy], dt, broadphase: "grid" | "quadtree",
                cell_size: null | float, velocity_iterations, position_iterations,
                max_steps_per_advance, sleep: bool, units_per_meter, linear_slop,
@@ -74,6 +74,8 @@ handles as joint ids and kind codes (their class).
                {type: "ConcavePolygon", vertices: [[x, y], ...]}]  (the outline)
     handle_shapes  [[shape index, ...] per handle]: the N live bodies in row order, then
                the E removed bodies that the event arrays still name
+    tags      [null | "tag" per handle, in the order of handle_shapes]
+    user_data [JSON value per handle, likewise]
 
 Arrays (N bodies, P parts of K vertex slots, I = next_id ids, E extra handles, J joints, W
 warm-start points, C/C0 touching body pairs after the last step/the one before, Q/Q0
@@ -92,7 +94,11 @@ body.<field>                   (N, ...)     one per field of ``engine.body_store
                                             Floats finite, except mass and inertia (+inf for
                                             static and kinematic bodies); sleep_threshold
                                             >= 0 (0: the world's); damping >= 0;
-                                            fixed_rotation (N,) bool (inv_inertia 0)
+                                            fixed_rotation (N,) bool (inv_inertia 0);
+                                            density (N,) f8 > 0 (a dynamic body's mass is
+                                            density x its shapes' area); origin_offset
+                                            (N, 2) f8: 0, or minus the shapes' centroid
+                                            (origin="local")
 part.vertices, part.normals    (P, K, 2) f8 packed convex parts (see ``engine.packing``)
 part.count, part.body, part.uid (P,) i8     vertex count, owner row, stable part id
 part.radius, part.reach        (P,) f8
@@ -160,6 +166,13 @@ Version history
 1. Bodies, parts, warm starting and event bookkeeping. Still read: as a world without
    joints (no ``state.next_joint_id``, ``counts.joints`` or ``joint.*`` arrays).
 2. Joints: arrays ``joint.*``, ``state.next_joint_id`` and ``counts.joints``.
+3. Units and tolerances: settings ``units_per_meter``, ``linear_slop``,
+   ``restitution_threshold``, ``sleep_threshold``, ``time_to_sleep``; body arrays
+   ``thickness``, ``sleep_threshold``, ``damping``, ``gravity_scale``, ``fixed_rotation``.
+   Still read: with the metre defaults and the shapes' thickness.
+4. Arrays ``body.density`` and ``body.origin_offset``, header ``tags`` and ``user_data``
+   (the handles' labels). Still read: dynamic bodies get the density their mass implies,
+   others 1; every body its centre of mass as origin; no tags or user data.
 """
 
 from __future__ import annotations
@@ -206,18 +219,22 @@ __all__ = [
 ]
 
 FORMAT_NAME = "engine-world-snapshot"
-VERSION = 3
+VERSION = 4
 # What each version added: 2 joints; 3 the units and tolerance settings and the body fields
-# below (an older file's bodies get the world's sleep threshold and their shapes' thickness).
+# below (an older file's bodies get the world's sleep threshold and their shapes' thickness);
+# 4 the body density, origin offset and the handles' tags and user data (an older file's
+# dynamic bodies get the density their mass and shapes imply, the others 1, the add_body
+# default; every body its centre of mass as origin).
 _ADDED_IN_3 = {
     "settings": ("units_per_meter", "linear_slop", "restitution_threshold", "sleep_threshold",
                  "time_to_sleep"),
     "body": ("thickness", "sleep_threshold", "damping", "gravity_scale", "fixed_rotation"),
 }  # fmt: skip
+_ADDED_IN_4 = {"body": ("density", "origin_offset"), "header": ("tags", "user_data")}
 # What an older file's bodies get for the fields it lacks (thickness: from their shapes).
 _BODY_DEFAULTS = {
     "thickness": 0.0, "sleep_threshold": 0.0, "damping": 0.0, "gravity_scale": 1.0,
-    "fixed_rotation": False,
+    "fixed_rotation": False, "density": 1.0, "origin_offset": 0.0,
 }  # fmt: skip
 
 # Every World attribute and what happens to it. A World with an attribute in neither dict is
@@ -324,6 +341,7 @@ MAX_HEADER_DEPTH = 16
 # The fields of a file's header, every one required.
 _HEADER_FIELDS = frozenset(
     {"format", "version", "settings", "state", "counts", "shapes", "handle_shapes"}
+    | set(_ADDED_IN_4["header"])
 )
 # Outline vertices that removed bodies' shapes (which have no parts in a file) may hold
 # together, beyond as many as the live bodies' parts hold.
@@ -341,7 +359,7 @@ class Snapshot:
     references.
     """
 
-    __slots__ = ("_header", "_arrays", "_shapes", "_handles", "_joint_handles")
+    __slots__ = ("_header", "_arrays", "_shapes", "_handles", "_joint_handles", "_labels")
 
     def __init__(
         self,
@@ -350,6 +368,7 @@ class Snapshot:
         shapes: tuple,
         handles: tuple | None,
         joint_handles: tuple | None = None,
+        labels: tuple | None = None,
     ):
         for array in arrays.values():
             array.flags.writeable = False
@@ -358,6 +377,10 @@ class Snapshot:
         object.__setattr__(self, "_shapes", shapes)
         object.__setattr__(self, "_handles", handles)
         object.__setattr__(self, "_joint_handles", joint_handles)
+        # (tag, user_data) per handle; None when the header holds them (unpickled).
+        if labels is None and shapes is not None:
+            labels = ((None, None),) * len(shapes)
+        object.__setattr__(self, "_labels", labels)
 
     def __setattr__(self, name, value):
         raise AttributeError("Snapshot is immutable; take a new one with snapshot(world)")
@@ -522,6 +545,7 @@ def snapshot(world) -> Snapshot:
         tuple(handle._shapes for handle in handles),
         tuple(weakref.ref(handle) for handle in handles),
         tuple(weakref.ref(joint) for joint in world._joint_handles),
+        tuple((handle._tag, handle._user_data) for handle in handles),
     )
 
 
@@ -542,7 +566,7 @@ def restore(world, snap: Snapshot) -> None:
     _check_not_stepping(world, "restore")
     if not isinstance(snap, Snapshot):
         raise TypeError(f"snap: expected a Snapshot, got {type(snap).__name__}")
-    checked = _check(snap._header, dict(snap._arrays), snap._shapes, "snapshot")
+    checked = _check(snap._header, dict(snap._arrays), snap._shapes, "snapshot", snap._labels)
     _apply(world, checked, snap._handles, snap._joint_handles, fresh=False)
 
 
@@ -571,7 +595,9 @@ def save(world, path, compress: bool = False) -> None:
     (smaller, slower).
     """
     snap = world if isinstance(world, Snapshot) else snapshot(world)
-    header = json.dumps(_file_header(snap), allow_nan=False, separators=(",", ":"))
+    file_header = _file_header(snap)
+    _check_json_user_data(file_header, snap._arrays)
+    header = json.dumps(file_header, allow_nan=False, separators=(",", ":"))
     arrays = {"header": np.frombuffer(header.encode("utf-8"), dtype=np.uint8)}
     arrays.update(snap._arrays)
     savez = np.savez_compressed if compress else np.savez
@@ -616,8 +642,23 @@ def load(path):
     return world
 
 
+def _check_json_user_data(header: dict, arrays) -> None:
+    """TypeError naming the body whose user_data a file cannot hold (not JSON data)."""
+    ids = np.concatenate([arrays["body.body_id"], arrays["extra_handle_ids"]]).tolist()
+    for body_id, value in zip(ids, header["user_data"]):
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            raise TypeError(
+                f"user_data of body {body_id}: a file holds only JSON data (numbers, "
+                f"strings, lists, dicts, None), got {type(value).__name__} ({error}); "
+                "keep it in memory (snapshot, deepcopy, pickle) or store plain data"
+            ) from None
+
+
 def _file_header(snap: Snapshot) -> dict:
-    """The snapshot's header plus its shapes as data, each distinct shape listed once."""
+    """The snapshot's header plus its shapes as data, each distinct shape listed once, and
+    the handles' tags and user data."""
     if snap._shapes is None:  # unpickled: the header already has them
         return snap._header
     specs, index_of_spec, index_of_object, handle_shapes = [], {}, {}, []
@@ -635,7 +676,15 @@ def _file_header(snap: Snapshot) -> dict:
                 index_of_object[id(shape)] = index
             indices.append(index)
         handle_shapes.append(indices)
-    return {**snap._header, "shapes": specs, "handle_shapes": handle_shapes}
+    tags = [tag for tag, _ in snap._labels]
+    user_data = [data for _, data in snap._labels]
+    return {
+        **snap._header,
+        "shapes": specs,
+        "handle_shapes": handle_shapes,
+        "tags": tags,
+        "user_data": user_data,
+    }
 
 
 def _shape_spec(shape) -> dict:
@@ -1020,6 +1069,7 @@ class _Checked:
         "bodies",
         "parts",
         "joints",
+        "labels",
     )
 
 
@@ -1121,12 +1171,15 @@ def _header_counts(header: dict, where: str) -> tuple[dict, dict]:
     return state, counts
 
 
-def _check(header: dict, arrays: dict, shapes: tuple | None, where: str) -> _Checked:
+def _check(
+    header: dict, arrays: dict, shapes: tuple | None, where: str, labels: tuple | None = None
+) -> _Checked:
     """Check a snapshot completely; ValueError naming ``where`` and the first problem.
 
     shapes: the handles' shapes, or None to build them from the header's specs, which
     happens once everything cheaper has been checked (building a concave shape costs
-    time), within the vertex counts that the file's parts allow.
+    time), within the vertex counts that the file's parts allow. labels: the handles'
+    (tag, user_data), or None to read them from the header.
     """
     from .world import World  # lazily: world.py may import this module
 
@@ -1135,6 +1188,13 @@ def _check(header: dict, arrays: dict, shapes: tuple | None, where: str) -> _Che
     if unknown:
         raise ValueError(f"{where}: header has an unknown field {unknown[0]!r}")
     newer = header["version"] >= 3
+    has_labels = header["version"] >= 4
+    if labels is None and has_labels:
+        missing = sorted(set(_ADDED_IN_4["header"]) - set(header))
+        if missing:
+            raise ValueError(f"{where}: header lacks the field {missing[0]!r}")
+    elif not has_labels and set(_ADDED_IN_4["header"]) & set(header):
+        raise ValueError(f"{where}: header has a field its version {header['version']} lacks")
     known = [name for name in _SETTINGS if newer or name not in _ADDED_IN_3["settings"]]
     settings = _header_section(header, "settings", dict.fromkeys(known, _anything), where)
     try:
@@ -1157,12 +1217,16 @@ def _check(header: dict, arrays: dict, shapes: tuple | None, where: str) -> _Che
     # Bodies: exactly the fields of this engine's body table.
     bodies = {}
     for name, (trailing, dtype) in world._bodies._fields.items():
-        if not newer and name in _ADDED_IN_3["body"]:
+        if (not newer and name in _ADDED_IN_3["body"]) or (
+            not has_labels and name in _ADDED_IN_4["body"]
+        ):
             bodies[name] = np.full((n, *trailing), _BODY_DEFAULTS[name], dtype=dtype)
             continue
         bodies[name] = value = check.take(f"body.{name}", dtype, ("N", *trailing))
         if name in ("sleep_threshold", "damping"):
             check.require(value >= 0.0, f"array 'body.{name}' holds negative values")
+        if name == "density":
+            check.require(value > 0.0, "array 'body.density' holds values <= 0")
         if name == "gravity_scale":
             check.require(
                 np.abs(value) <= MAX_GRAVITY_SCALE, "array 'body.gravity_scale' out of range"
@@ -1232,9 +1296,12 @@ def _check(header: dict, arrays: dict, shapes: tuple | None, where: str) -> _Che
         check.fail(
             f"header 'handle_shapes' has {len(shapes)} entries, expected {len(handle_ids)} (N + E)"
         )
-    _check_geometry(check, shapes[:n], bodies, parts, k, newer)
+    _check_geometry(check, shapes[:n], bodies, parts, k, newer, has_labels)
+    if labels is None:
+        labels = _labels_from_header(header, len(handle_ids), has_labels, where)
 
     checked = _Checked()
+    checked.labels = labels
     checked.world, checked.state, checked.counts = world, state, counts
     checked.shapes, checked.handle_ids = shapes, handle_ids
     checked.bodies, checked.parts, checked.joints = bodies, parts, joints
@@ -1246,16 +1313,39 @@ def _anything(value) -> bool:
     return True  # the World constructor checks settings
 
 
+def _labels_from_header(header: dict, count: int, has_labels: bool, where: str) -> tuple:
+    """(tag, user_data) of each of the ``count`` handles a header lists (none before
+    version 4); ValueError naming ``where`` for a list of the wrong length or a bad tag."""
+    if not has_labels:
+        return ((None, None),) * count
+    tags, user_data = header["tags"], header["user_data"]
+    for name, values in (("tags", tags), ("user_data", user_data)):
+        if not isinstance(values, list) or len(values) != count:
+            raise ValueError(f"{where}: header {name!r} must be a list of {count} (N + E) items")
+    for i, tag in enumerate(tags):
+        if tag is not None and not (isinstance(tag, str) and tag):
+            raise ValueError(f"{where}: header 'tags'[{i}] is {_short(tag)}")
+    return tuple(zip(tags, user_data))
+
+
 def _check_geometry(
-    check: _Checker, shapes: tuple, bodies: dict, parts: dict, k: int, has_thickness: bool
+    check: _Checker,
+    shapes: tuple,
+    bodies: dict,
+    parts: dict,
+    k: int,
+    has_thickness: bool,
+    has_density: bool,
 ) -> None:
     """The parts, reaches, thicknesses and mass properties that ``add_body`` makes from the
     shapes.
 
     shapes: the N live bodies' shapes (tuples); bodies, parts: the checked arrays; k: the
-    part width K; has_thickness: the file holds body.thickness (else it is filled in here).
-    Parts must match bit for bit (they were computed by the same code); inertia over mass
-    must equal the shapes' moment over area (one density), to rounding.
+    part width K; has_thickness, has_density: the file holds body.thickness, body.density
+    (else they are filled in here). Parts must match bit for bit (they were computed by the
+    same code). A dynamic body's mass must be its density times its shapes' area, to
+    rounding; before density was saved (and inertia could be set by hand), inertia over
+    mass had to equal the shapes' moment over area (one density).
     """
     n = len(shapes)
     owner = parts["body"]
@@ -1264,6 +1354,8 @@ def _check_geometry(
     made: dict = {}
     expected = []
     ratio = np.ones(n)
+    area = np.ones(n)
+    centroid = np.zeros((n, 2))
     reach = np.zeros(n)
     thickness = np.zeros(n)
     for row in range(n):
@@ -1277,6 +1369,8 @@ def _check_geometry(
         reach[row] = geometry.reach
         thickness[row] = geometry.thickness
         ratio[row] = geometry.moment / geometry.area
+        area[row] = geometry.area
+        centroid[row] = geometry.centroid
     if n == 0:
         return
     packed = concatenate(expected)
@@ -1295,12 +1389,27 @@ def _check_geometry(
     check.require(
         bodies["thickness"] == thickness, "array 'body.thickness' is not its shapes' thickness"
     )
+    offset = bodies["origin_offset"]
+    check.require(
+        (offset == 0.0).all(axis=1) | (offset == -centroid).all(axis=1),
+        "array 'body.origin_offset' is neither 0 nor the way from the shapes' centroid to "
+        "their origin",
+    )
     dynamic = bodies["kind"] == DYNAMIC
+    if not has_density:
+        bodies["density"][dynamic] = bodies["mass"][dynamic] / area[dynamic]
+        with np.errstate(over="ignore", invalid="ignore"):
+            relative = (bodies["inertia"] / bodies["mass"]) / ratio - 1.0
+        check.require(
+            np.abs(relative[dynamic]) <= 1e-12,
+            "arrays 'body.mass' and 'body.inertia' do not fit the shapes with one density",
+        )
+        return
     with np.errstate(over="ignore", invalid="ignore"):
-        relative = (bodies["inertia"] / bodies["mass"]) / ratio - 1.0
+        relative = bodies["mass"] / (bodies["density"] * area) - 1.0
     check.require(
         np.abs(relative[dynamic]) <= 1e-12,
-        "arrays 'body.mass' and 'body.inertia' do not fit the shapes with one density",
+        "arrays 'body.mass' and 'body.density' do not fit the shapes' area",
     )
 
 
@@ -1538,7 +1647,7 @@ def _apply(
     for i, body_id in enumerate(checked.handle_ids.tolist()):
         handle = references[i]() if references is not None else None
         if handle is None or handle._world is not world or handle._id != body_id:
-            handle = Body(world, body_id, tuple(checked.shapes[i]))
+            handle = Body(world, body_id, tuple(checked.shapes[i]), *checked.labels[i])
         handles.append(handle)
     by_id = np.empty(max(1, state["next_id"]), dtype=object)
     by_id[checked.handle_ids] = handles
@@ -1587,6 +1696,8 @@ def _apply(
     for joint, (body_a, body_b) in zip(joint_handles, joint_bodies):
         joint._body_a, joint._body_b = body_a, body_b
     world._joint_handles = joint_handles
+    for handle, (tag, user_data) in zip(handles, checked.labels):
+        handle._tag, handle._user_data = tag, user_data
     for key, attribute in _STATE.items():
         setattr(world, attribute, state[key])
     world._accumulator = float(state["accumulator"])
@@ -1643,7 +1754,10 @@ def world_getstate(world) -> dict:
     pickle: the snapshot is pickled as arrays and shape data; each handler is pickled too,
     and one that cannot be raises TypeError naming it.
     """
-    return {"snapshot": snapshot(world), "handlers": _Handlers(world._handlers)}
+    snap = snapshot(world)
+    # Outside the (shared, immutable) snapshot, so that deepcopy copies the user data.
+    user_data = [data for _, data in snap._labels]
+    return {"snapshot": snap, "handlers": _Handlers(world._handlers), "user_data": user_data}
 
 
 def world_setstate(world, state: dict) -> None:
@@ -1654,7 +1768,10 @@ def world_setstate(world, state: dict) -> None:
 
     snap = state["snapshot"]
     where = "pickled World"
-    checked = _check(snap._header, dict(snap._arrays), snap._shapes, where)
+    checked = _check(snap._header, dict(snap._arrays), snap._shapes, where, snap._labels)
+    user_data = state.get("user_data")
+    if isinstance(user_data, list) and len(user_data) == len(checked.labels):
+        checked.labels = tuple((tag, data) for (tag, _), data in zip(checked.labels, user_data))
     # A fully initialised World first, so that what this module does not restore (handlers,
     # caches, attributes added later with their defaults) is as a new World has it.
     probe = checked.world

@@ -27,13 +27,14 @@ from .events import (
     ContactTable,
     Event,
     SensorOverlap,
+    TaggedHandler,
     began_and_ended,
     body_pair_keys,
     contact_table,
     group_by_pair,
     touching_pairs,
 )
-from .filtering import check_bits, check_group
+from .filtering import check_bits, check_group, check_tag
 from .joint_store import JOINT_FIELDS, WORLD, joint_slots
 from .joints import Joint
 from .motion_settings import check_damping, check_gravity_scale
@@ -242,8 +243,10 @@ class World:
 
     @property
     def gravity(self) -> np.ndarray:
-        """(2,) float64 gravity, m/s^2 (assign to change)."""
-        return self._gravity.copy()
+        """(2,) float64 gravity, m/s^2: a read-only copy (assign the whole vector)."""
+        gravity = self._gravity.copy()
+        gravity.flags.writeable = False
+        return gravity
 
     @gravity.setter
     def gravity(self, value) -> None:
@@ -285,11 +288,16 @@ class World:
         angular_damping: float = 0.0,
         gravity_scale: float = 1.0,
         fixed_rotation: bool = False,
+        tag: str | None = None,
+        user_data=None,
+        origin: str = "centroid",
     ) -> Body:
         """Add a body made of one shape or a list of shapes; returns its handle.
 
-        The body's ``position`` is its centre of mass: the shapes are placed so that their
-        common centroid lands there. A ConcavePolygon brings its convex parts.
+        origin="centroid": the body's ``position`` is its centre of mass; the shapes are
+        placed so that their common centroid lands there. origin="local": the shapes stay
+        where they were given, and ``position`` is the place of their origin (the centre
+        of mass is then ``body.center_of_mass``). A ConcavePolygon brings its convex parts.
 
         sensor: detects overlaps (``sensor_begin``/``sensor_end`` events) but never pushes
         or is pushed. category, mask: 16-bit collision filter; two bodies collide only if
@@ -300,6 +308,8 @@ class World:
         velocities by 1 + dt * rate. gravity_scale: multiplies the world's gravity for this
         body (0: it floats; negative: it rises). fixed_rotation: nothing turns the body
         (its inverse inertia is 0; ``inertia`` still reports its shapes').
+        tag: a name for the kind of thing it is, for handlers registered ``between`` tags
+        (see ``on``). user_data: anything the program keeps with the body.
         """
         shapes = _check_shapes(shapes)
         position = as_bounded_vector(position, "position", MAX_COORDINATE, "m")
@@ -327,6 +337,9 @@ class World:
         damping = [check_damping(linear_damping, "linear_damping"),
                    check_damping(angular_damping, "angular_damping")]  # fmt: skip
         gravity_scale = check_gravity_scale(gravity_scale)
+        tag = check_tag(tag)
+        if origin not in ("centroid", "local"):
+            raise ValueError(f"origin: must be 'centroid' or 'local', got {origin!r}")
         # Static and kinematic bodies have no use for it, but a density is still a density.
         if density <= 0.0:
             raise ValueError(f"density: must be > 0, got {density}")
@@ -335,7 +348,13 @@ class World:
         if not 0.0 <= restitution <= 1.0:
             raise ValueError(f"restitution: must be in [0, 1], got {restitution}")
 
-        area, moment, local, reach, thickness = body_geometry(shapes)
+        area, moment, local, reach, thickness, centroid = body_geometry(shapes)
+        offset = -centroid if origin == "local" else np.zeros(2)
+        if origin == "local":
+            c, s = math.cos(angle), math.sin(angle)
+            centre = position + np.array([c * centroid[0] - s * centroid[1],
+                                          s * centroid[0] + c * centroid[1]])  # fmt: skip
+            position = as_bounded_vector(centre, "position", MAX_COORDINATE, "m")
         dynamic = kind == "dynamic"
         mass = density * area if dynamic else np.inf
         inertia = density * moment if dynamic else np.inf
@@ -349,6 +368,7 @@ class World:
 
         record = {
             "position": position,
+            "origin_offset": offset,
             "angle": angle,
             # Static bodies never move, whatever they were given.
             "velocity": velocity if kind != "static" else np.zeros(2),
@@ -359,6 +379,7 @@ class World:
             "inv_inertia": 1.0 / inertia if dynamic and not fixed_rotation else 0.0,
             "friction": friction,
             "restitution": restitution,
+            "density": density,
             "kind": KIND_CODES[kind],
             "bullet": bool(bullet),
             "reach": reach,
@@ -381,7 +402,7 @@ class World:
             grown[: len(self._row_of_id)] = self._row_of_id
             self._row_of_id = grown
         self._row_of_id[body_id] = -1
-        handle = Body(self, body_id, tuple(shapes))
+        handle = Body(self, body_id, tuple(shapes), tag, user_data)
         if self._stepping:
             # Inside a presolve handler the step's arrays are in use: add after the step.
             self._deferred.append(("add", handle, record, local))
@@ -743,12 +764,22 @@ class World:
         self._accumulator = leftover
         return leftover / dt
 
-    def step(self) -> None:
+    def step(self, dt=None) -> None:
         """Advance the world by exactly one step of ``dt``, then run the event handlers.
+
+        The step is the world's own fixed ``dt`` (``World(dt=...)``); giving one here
+        raises TypeError saying so (``advance(seconds)`` runs the steps that fit in a
+        stretch of time).
 
         Raises RuntimeError when called from an event handler (or during a step): a step
         inside a step would run on arrays the outer one is using, and events would nest.
         """
+        if dt is not None:
+            raise TypeError(
+                f"step: takes no dt (got {dt!r}); the world always steps by its fixed "
+                f"dt = {self._dt:g} s, set with World(dt=...); to run a stretch of time, "
+                "call advance(seconds)"
+            )
         self._refuse_reentry("step")
         self._running = True
         try:
@@ -968,33 +999,44 @@ class World:
         return move_and_slide(self, body, motion, max_slides, floor_angle)
 
     # -- events ---------------------------------------------------------------------------
-    def on(self, event: str, handler=None):
+    def on(self, event: str, handler=None, *, between=None):
         """Register ``handler(subject)`` for an event; usable as a decorator.
 
         Events: "contact_begin", "contact_persist", "contact_end" (subject: Contact),
         "sensor_begin", "sensor_end" (subject: SensorOverlap), and "presolve" (subject:
         Contact; return False to ignore that contact for this step). Handlers run after
         the step, in the order registered; presolve runs inside it, before the solve.
+
+        between: (tag_a, tag_b), two body tags: the handler sees only those pairs, a
+        contact with ``body_a`` the body tagged ``tag_a`` (its normal turned to match).
         """
         if event not in EVENT_NAMES:
             raise ValueError(f"event: must be one of {', '.join(EVENT_NAMES)}, got {event!r}")
+        tags = _check_between(between)
 
         def register(function):
             if not callable(function):
                 raise TypeError(f"handler: expected a callable, got {type(function).__name__}")
-            self._handlers[event].append(function)
+            entry = function if tags is None else TaggedHandler(function, tags)
+            self._handlers[event].append(entry)
             return function
 
         return register if handler is None else register(handler)
 
-    def off(self, event: str, handler) -> None:
-        """Unregister a handler added with ``on``."""
+    def off(self, event: str, handler, *, between=None) -> None:
+        """Unregister a handler added with ``on`` (with the same ``between``, if any): the
+        earliest such registration goes."""
         if event not in EVENT_NAMES:
             raise ValueError(f"event: must be one of {', '.join(EVENT_NAMES)}, got {event!r}")
-        try:
-            self._handlers[event].remove(handler)
-        except ValueError:
-            raise ValueError("handler: it is not registered for this event") from None
+        tags = _check_between(between)
+        for i, entry in enumerate(self._handlers[event]):
+            tagged = isinstance(entry, TaggedHandler)
+            registered = (entry.function, entry.tags) if tagged else (entry, None)
+            if registered == (handler, tags):
+                del self._handlers[event][i]
+                return
+        raise ValueError("handler: it is not registered for this event" + (
+            f" between {tags}" if tags else ""))  # fmt: skip
 
     @property
     def contacts(self) -> list:
@@ -1072,6 +1114,17 @@ NO_FLAGS = np.zeros(0, dtype=bool)
 
 class HandlerError(RuntimeError):
     """An event handler raised; the step it belongs to had completed."""
+
+
+def _check_between(value) -> tuple | None:
+    """``between``: None, or a pair of body tags."""
+    if value is None:
+        return None
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise TypeError(f"between: expected a pair of tags (tag_a, tag_b), got {value!r}")
+    if any(tag is None for tag in value):
+        raise TypeError(f"between: expected two tags (str), got {value!r}")
+    return (check_tag(value[0], "between"), check_tag(value[1], "between"))
 
 
 def _check_broadphase(value) -> str:

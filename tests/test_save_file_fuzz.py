@@ -244,12 +244,17 @@ IMPOSSIBLE = {
     "inverse mass": (poked("body.inv_mass", 0.5, 3), r"'body.inv_mass' is not 1 / 'body.mass'"),
     "inverse inertia": (poked("body.inv_inertia", 2.0, 3), "'body.inv_inertia' is not 1 /"),
     "finite static mass": (poked("body.mass", 1.0, 0), "'body.mass' is finite for a static"),
-    "mass and inertia": (
+    "mass and density": (
         lambda h, a: (
-            poked("body.inertia", 9.0, 3)(h, a),
-            poked("body.inv_inertia", 1 / 9, 3)(h, a),
+            poked("body.mass", 9.0, 3)(h, a),
+            poked("body.inv_mass", 1 / 9, 3)(h, a),
         ),
-        "do not fit the shapes with one density",
+        "'body.mass' and 'body.density' do not fit the shapes' area",
+    ),
+    "density": (poked("body.density", -1.0, 0), "'body.density' holds values <= 0"),
+    "origin offset": (
+        poked("body.origin_offset", 0.25, 3),
+        "'body.origin_offset' is neither 0 nor the way from the shapes' centroid",
     ),
     "zero normals": (poked("part.normals", 0.0, 0), "'part.normals' differs from the parts"),
     "moved vertex": (poked("part.vertices", 0.3, (3, 0, 0)), "'part.vertices' differs"),

@@ -678,9 +678,11 @@ def test_compressed_files_load_the_same():
 
 def test_file_is_documented_npz_without_objects():
     header, arrays = read_npz(saved_bytes(small_world()))
-    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 3
+    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 4
     assert set(header) == {"format", "version", "settings", "state", "counts", "shapes"} | {
-        "handle_shapes"
+        "handle_shapes",
+        "tags",
+        "user_data",
     }
     assert set(header["counts"]) == {"bodies", "parts", "part_width", "joints"}
     assert header["state"]["next_joint_id"] == 7
@@ -861,16 +863,42 @@ VERSION_3_SETTINGS = (
 )  # fmt: skip
 
 
+def as_version_3(data: bytes) -> bytes:
+    """A file as version 3 wrote it: no body.density or body.origin_offset arrays, no tags
+    or user data."""
+    header, arrays = read_npz(data)
+    header["version"] = 3
+    del header["tags"], header["user_data"], arrays["body.density"]
+    del arrays["body.origin_offset"]
+    return write_npz(header, arrays)
+
+
 def as_version_2(data: bytes) -> bytes:
     """A file as version 2 wrote it: no units and tolerance settings, no body.thickness,
     body.sleep_threshold, body.damping and body.gravity_scale arrays."""
-    header, arrays = read_npz(data)
+    header, arrays = read_npz(as_version_3(data))
     header["version"] = 2
     for key in VERSION_3_SETTINGS:
         del header["settings"][key]
     for name in ("thickness", "sleep_threshold", "damping", "gravity_scale", "fixed_rotation"):
         del arrays[f"body.{name}"]
     return write_npz(header, arrays)
+
+
+def test_version_3_files_load_with_their_densities_and_no_tags():
+    world = busy_world()
+    world.bodies[3].tag, world.bodies[3].user_data = "crate", [1, 2]
+    run(world, 30)
+    loaded = load_bytes(as_version_3(saved_bytes(world)))
+    assert all(body.tag is None and body.user_data is None for body in loaded.bodies)
+    dynamic = [i for i, body in enumerate(world.bodies) if body.kind == "dynamic"]
+    mine = [world.bodies[i].density for i in dynamic]
+    assert [loaded.bodies[i].density for i in dynamic] == pytest.approx(mine, rel=1e-15)
+    assert all(b.density == 1.0 for b in loaded.bodies if b.kind != "dynamic")
+    state, events = run(loaded, 60)
+    expected_state, expected_events = run(world, 60)
+    assert_same_state(state, expected_state)
+    assert events == expected_events
 
 
 def test_version_2_files_load_with_the_metre_tolerances():
