@@ -16,13 +16,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from demos import headless, palette, registry, tessellate
-from demos import sat_explorer_math as sat
-from demos.camera import Camera
-from demos.cli import list_scenes
-from demos.interpolation import PoseHistory
-from demos.recording import Recorder
-from demos.stepper import Stepper
+from demos.app import headless, registry
+from demos.app.cli import list_scenes
+from demos.app.interpolation import PoseHistory
+from demos.app.recording import Recorder
+from demos.app.stepper import Stepper
+from demos.draw import palette, tessellate
+from demos.draw.camera import Camera
+from demos.scenes import sat_explorer_math as sat
 from engine import Box, Circle, Polygon, World, collide
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -181,7 +182,7 @@ def test_interpolation_blends_by_alpha_and_survives_removal():
 
 
 def test_contact_overlay_agrees_with_a_recomputation():
-    from demos.contact_points import find_contacts, recompute_contacts
+    from demos.draw.contact_points import find_contacts, recompute_contacts
 
     world = World()
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
@@ -253,7 +254,7 @@ def test_the_documented_scene_example_works():
 
 # -- joints: dragging with a mouse joint, drawing, the scene ------------------------------
 def test_dragging_pulls_the_body_with_a_mouse_joint_and_letting_go_removes_it():
-    from demos.mouse_drag import PULL_PER_KG, MouseDrag
+    from demos.app.mouse_drag import PULL_PER_KG, MouseDrag
     from engine import MouseJoint
 
     world = World()
@@ -283,7 +284,7 @@ def test_dragging_pulls_the_body_with_a_mouse_joint_and_letting_go_removes_it():
 
 
 def test_dragging_survives_the_body_being_removed():
-    from demos.mouse_drag import MouseDrag
+    from demos.app.mouse_drag import MouseDrag
 
     world = World()
     box = world.add_body(Box(1, 1), position=(0, 0))
@@ -301,9 +302,9 @@ def test_joint_arrays_put_the_anchors_where_the_handles_say():
     """The joint drawing reads the World's private joint table (demos/world_data.py); if
     the engine moves it, this fails so that world_data gets updated."""
     from demos import world_data
-    from demos.canvas import Canvas
-    from demos.interpolation import current_poses
-    from demos.joint_draw import SPRING_ZIGS, anchor_points, paint_joints, zigzag
+    from demos.app.interpolation import current_poses
+    from demos.draw.canvas import Canvas
+    from demos.draw.joint_draw import SPRING_ZIGS, anchor_points, paint_joints, zigzag
     from engine import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 
     world = World()
@@ -368,7 +369,7 @@ def test_joints_scene_holds_together_and_its_keys_work():
 # -- the platformer's character, without a window ----------------------------------------
 def _play(game, steps: int, held=()) -> None:
     """Run the platformer ``steps`` steps with ``held`` keys down, as the app would."""
-    from demos.scene import Input
+    from demos.app.scene import Input
 
     for _ in range(steps):
         game.on_frame(Input(keys=frozenset(held), seconds=game.world.dt))
@@ -467,7 +468,7 @@ WINDOWED = [name for name, entry in registry.scenes().items() if not entry.termi
 
 def _render(name: str, path: Path) -> np.ndarray:
     """Run scene ``name`` offscreen for FRAMES frames; return its last frame (H, W, 3)."""
-    from demos.runner import RunOptions, run
+    from demos.app.runner import RunOptions, run
 
     options = RunOptions(headless=True, frames=FRAMES, screenshot=path, size=SIZE)
     try:
@@ -515,7 +516,7 @@ def test_headless_default_run_records_like_make_demo(tmp_path):
 
 def test_common_controls_drive_the_app():
     """Pause, single step, overlays, dragging, zoom, pan and reset, through the handlers."""
-    from demos.runner import RunOptions, open_window
+    from demos.app.runner import RunOptions, open_window
 
     try:
         window = open_window(RunOptions(headless=True, size=SIZE, samples=0))
@@ -527,7 +528,7 @@ def test_common_controls_drive_the_app():
         pytest.fail(missing, pytrace=False)
     from pyglet.window import mouse
 
-    from demos.app import DemoApp
+    from demos.app.window import DemoApp
 
     try:
         app = DemoApp(registry.lookup("pyramid"), window)

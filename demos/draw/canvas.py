@@ -132,7 +132,7 @@ class Canvas:
     ) -> None:
         """A label at ``point`` (canvas units); anchor "left", "center" or "right".
 
-        Text is drawn by the window after the triangles (see ``demos.labels``).
+        Text is drawn by the window after the triangles (see ``demos.draw.labels``).
         """
         self.texts.append((np.asarray(point, dtype=np.float64), str(string), colour, size, anchor))
 

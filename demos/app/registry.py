@@ -46,7 +46,7 @@ def scene(name: str, summary: str, terminal: bool = False):
 
 def scenes() -> dict[str, Entry]:
     """Every registered scene by name, in registration order."""
-    from . import scenes as _modules  # noqa: F401  (importing registers them)
+    from .. import scenes as _modules  # noqa: F401  (importing registers them)
 
     return dict(_SCENES)
 

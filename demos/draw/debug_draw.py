@@ -3,7 +3,7 @@
 Polygons are filled and outlined, circles get a radius line so their rotation shows,
 static and kinematic bodies have their own colours. Overlays (each toggled by a number
 key) add bounding boxes, contact points and normals, broad-phase cells, velocities, the
-dimming of sleeping bodies, and the joints (``demos.joint_draw``).
+dimming of sleeping bodies, and the joints (``demos.draw.joint_draw``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from engine.broadphase_grid import grid_cells
 from engine.broadphase_quadtree import quadtree_nodes
 from engine.swept_bounds import part_bounds
 
-from . import palette, tessellate, world_data
+from .. import world_data
+from . import palette, tessellate
 from .canvas import Canvas
 from .contact_points import ContactPoints, find_contacts
 from .joint_draw import paint_joints
