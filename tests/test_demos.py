@@ -8,6 +8,7 @@ CI installs with ``make system-deps``.
 from __future__ import annotations
 
 import os
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
@@ -226,6 +227,30 @@ def test_every_scene_is_listed_with_a_summary():
     for name in expected:
         assert f"  {name} " in listing
     assert registry.lookup("default").name == registry.DEFAULT
+
+
+def test_every_scene_module_is_found_without_a_list(tmp_path, monkeypatch):
+    import demos.scenes
+
+    table = registry.scenes()
+    registering = {entry.build.__module__ for entry in table.values()}
+    folder = Path(demos.scenes.__file__).parent
+    for info in pkgutil.iter_modules([str(folder)]):
+        if "@scene(" in (folder / f"{info.name}.py").read_text():
+            assert f"demos.scenes.{info.name}" in registering, info.name
+    # Another package of scenes: its modules load in name order; a helper adds nothing.
+    package = tmp_path / "discovered_scenes"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helper.py").write_text("SIZE = 1.0\n")
+    for module, name in (("b_second", "test-second"), ("a_first", "test-first")):
+        (package / f"{module}.py").write_text(
+            "from demos import scene\nfrom engine import World\n\n\n"
+            f"@scene({name!r}, 'a test scene')\ndef build():\n    return World()\n"
+        )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_SCENES", dict(table))  # forgotten after the test
+    assert registry.import_scenes("discovered_scenes") == ["test-first", "test-second"]
 
 
 def test_a_name_cannot_be_taken_by_a_second_scene():

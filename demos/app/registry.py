@@ -1,15 +1,22 @@
 """The list of scenes: ``@scene(name, summary)`` on a function that builds a Scene.
 
-Adding a scene is one module under ``demos/scenes/`` with a decorated builder, plus its
-name in ``demos.scenes.MODULES`` so that it is imported.
+To add a scene, write ``demos/scenes/NAME.py`` with a function that builds it, decorated
+with ``@scene("name", "one-line summary")`` (``from demos import Scene, scene``). There is
+no list to edit: ``scenes()`` imports every module of ``demos/scenes`` in alphabetical
+order, and each decorated builder registers itself as its module is imported, so the menu
+follows module names, then the order of the builders within a module.
 """
 
 from __future__ import annotations
 
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 
 DEFAULT = "pyramid"
+# The package whose modules are the bundled scenes.
+BUNDLED = "demos.scenes"
 
 
 @dataclass(frozen=True)
@@ -24,6 +31,7 @@ class Entry:
 
 
 _SCENES: dict[str, Entry] = {}
+_bundled_imported = False
 
 
 def scene(name: str, summary: str, terminal: bool = False):
@@ -44,10 +52,28 @@ def scene(name: str, summary: str, terminal: bool = False):
     return register
 
 
-def scenes() -> dict[str, Entry]:
-    """Every registered scene by name, in registration order."""
-    from .. import scenes as _modules  # noqa: F401  (importing registers them)
+def import_scenes(package: str) -> list[str]:
+    """Import every module of ``package`` (a dotted name), in alphabetical order; returns
+    the names of the scenes they registered.
 
+    Modules that register nothing (a scene's helpers) are imported too: that is harmless,
+    and reading a module's source to guess whether it registers would miss a builder
+    registered in any other way than the decorator line.
+    """
+    before = set(_SCENES)
+    path = import_module(package).__path__
+    for info in sorted(pkgutil.iter_modules(path), key=lambda info: info.name):
+        import_module(f"{package}.{info.name}")
+    return [name for name in _SCENES if name not in before]
+
+
+def scenes() -> dict[str, Entry]:
+    """Every registered scene by name, in registration order; the bundled ones are
+    imported on the first call."""
+    global _bundled_imported
+    if not _bundled_imported:
+        import_scenes(BUNDLED)
+        _bundled_imported = True
     return dict(_SCENES)
 
 
