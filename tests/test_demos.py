@@ -277,6 +277,119 @@ def test_the_documented_scene_example_works():
     assert len(built.world.bodies) == 12
 
 
+# -- scenes from a file of one's own --------------------------------------------------------
+EXAMPLE = ROOT / "docs" / "examples" / "seesaw_scene.py"
+TWO_SCENES = """
+from demos import Scene, scene
+from engine import Box, World
+
+
+@scene("file-one", "the first scene of a file")
+def one() -> Scene:
+    world = World()
+    world.add_body(Box(10, 1), position=(0, 0), kind="static")
+    world.add_body(Box(1, 1), position=(0, 3))
+    return Scene(world)
+
+
+@scene("file-two", "the second scene of a file")
+def two() -> World:
+    world = World()
+    world.add_body(Box(10, 1), position=(0, 0), kind="static")
+    return world
+"""
+
+
+def test_the_documented_scene_file_is_the_example_file():
+    text = (ROOT / "docs" / "demos.md").read_text()
+    section = text[text.index("## A scene in a file of your own") :]
+    code = section[section.index("```python\n") + len("```python\n") : section.index("```\n\n")]
+    assert code == EXAMPLE.read_text()
+
+
+def test_a_scene_file_runs_offscreen_like_a_bundled_scene(tmp_path, capsys):
+    from demos.app.cli import main
+
+    stem = tmp_path / "seesaw"
+    argv = [str(EXAMPLE), "--headless", "--frames", "40", "--size", "480x300", "--out", str(stem)]
+    try:
+        code = main(argv)
+    except headless.GraphicsUnavailable as error:
+        pytest.fail(str(error), pytrace=False)
+    assert code == 0, capsys.readouterr().err
+    assert "seesaw: 40 frames" in capsys.readouterr().out
+    with Image.open(stem.with_suffix(".gif")) as animation:
+        assert animation.n_frames == 20
+    pixels = np.asarray(Image.open(stem.with_suffix(".png")).convert("RGB"))
+    assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 40  # drawn, with its HUD
+    # Its scene is registered like a bundled one; loading the file again replaces it.
+    (entry,) = registry.load_file(EXAMPLE)
+    assert registry.lookup("seesaw") is entry and entry.summary.startswith("balls rain")
+    built = entry.build()
+    for _ in range(240):
+        built.before_step(built.world)
+        built.world.step()
+    assert "left" in built.status()[0]
+
+
+def test_a_file_with_several_scenes_runs_the_first_or_the_one_named(tmp_path, capsys):
+    from demos.app.cli import main
+
+    path = tmp_path / "two_scenes.py"
+    path.write_text(TWO_SCENES)
+    assert [entry.name for entry in registry.load_file(path)] == ["file-one", "file-two"]
+    assert isinstance(registry.pick(registry.load_file(path), "file-two", "x").build(), World)
+    common = ["--headless", "--frames", "2", "--size", "320x200", "--out", str(tmp_path / "x")]
+    assert main([str(path), *common]) == 0
+    out = capsys.readouterr().out
+    assert "file-one: 2 frames" in out and "also has file-two (--scene NAME)" in out
+    assert main([str(path), "--scene", "file-two", *common]) == 0
+    assert "file-two: 2 frames" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "kind, expected",
+    [
+        ("missing", "no such file"),
+        ("folder", "is a folder"),
+        ("text", "not a Python file"),
+        ("empty", "registers no scene"),
+        ("taken", "'pyramid' is registered twice"),
+        ("unknown", "no scene 'nope' in it; it has: file-one, file-two"),
+    ],
+)
+def test_a_bad_scene_file_is_refused_with_its_name(kind, expected, tmp_path, capsys):
+    from demos.app.cli import main
+
+    files = {
+        "missing": ("missing.py", None),
+        "folder": ("folder", None),
+        "text": ("notes.txt", "not a scene"),
+        "empty": ("empty.py", "import math\n"),
+        "taken": ("taken.py", TWO_SCENES.replace("file-one", "pyramid")),
+        "unknown": ("two.py", TWO_SCENES),
+    }
+    name, content = files[kind]
+    path = tmp_path / name
+    if kind == "folder":
+        path.mkdir()
+    elif content is not None:
+        path.write_text(content)
+    argv = [str(path), "--headless", "--frames", "1"]
+    if kind == "unknown":
+        argv += ["--scene", "nope"]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"python -m demos: {path}: ") and expected in error
+
+
+def test_scene_option_needs_a_file(capsys):
+    from demos.app.cli import main
+
+    assert main(["pyramid", "--scene", "pyramid"]) == 2
+    assert "--scene picks one of a file's scenes" in capsys.readouterr().err
+
+
 # -- joints: dragging with a mouse joint, drawing, the scene ------------------------------
 def test_dragging_pulls_the_body_with_a_mouse_joint_and_letting_go_removes_it():
     from demos.app.mouse_drag import PULL_PER_KG, MouseDrag
