@@ -131,6 +131,42 @@ def test_inset_moves_every_edge_inwards_by_the_width():
     assert np.abs(inner[0]).max(axis=0) == pytest.approx([0.75, 0.75])
 
 
+def _triangle_areas(xy: np.ndarray) -> np.ndarray:
+    tri = xy.reshape(-1, 3, 2).astype(np.float64)
+    u, v = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
+    return 0.5 * np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
+
+
+def test_sensors_are_drawn_as_translucent_outlines_without_a_fill():
+    from demos.app.interpolation import current_poses
+    from demos.draw.canvas import Canvas
+    from demos.draw.debug_draw import Overlays, WorldPainter
+
+    world = World(gravity=(0, 0))
+    world.add_body(Box(2, 2), position=(0, 0), kind="static")
+    world.add_body(Box(2, 2), position=(10, 0), kind="static", sensor=True)
+    world.add_body(Circle(1), position=(20, 0), sensor=True)
+    world.add_body(Circle(1), position=(30, 0))
+    canvas = Canvas()
+    canvas.pixel = 0.01
+    WorldPainter().paint(canvas, world, current_poses(world), Overlays())
+    drawn = canvas.vertices()
+    areas = _triangle_areas(drawn["xy"])
+    alpha = drawn["rgba"][::3, 3]
+    body = np.rint(drawn["xy"].reshape(-1, 3, 2)[:, :, 0].mean(axis=1) / 10.0).astype(int)
+    solid_box, sensor_box, sensor_disc, solid_disc = (body == i for i in range(4))
+    # Solid bodies: opaque and filled (the edge colour's shape, the fill's inset on top).
+    assert (alpha[solid_box | solid_disc] == 255).all()
+    assert areas[solid_box].sum() > 4.0 and areas[solid_disc].sum() > 0.95 * np.pi
+    # Sensors: translucent, and only a band along the outline, nothing inside it.
+    assert sensor_box.any() and (alpha[sensor_box | sensor_disc] < 255).all()
+    band = 2.0 * canvas.pixel  # SENSOR_EDGE_PX wide
+    assert areas[sensor_box].sum() == pytest.approx(8.0 * band - 4.0 * band**2, rel=0.01)
+    assert areas[sensor_disc].sum() < 2.0 * np.pi * band
+    centre_near = np.abs(drawn["xy"][np.repeat(sensor_box, 3)] - (10.0, 0.0)).max(axis=1)
+    assert centre_near.min() > 1.0 - band - 1e-6  # no vertex inside the band
+
+
 def test_camera_round_trips_and_zooms_about_the_pointer():
     camera = Camera(800, 600)
     camera.fit((-10, -5), (10, 5), margin=0.0)

@@ -41,4 +41,11 @@ def build() -> Scene:
     def status() -> list[str]:
         return [f"left {counts['left']}   right {counts['right']}"]
 
-    return Scene(world, view=(-15, -1, 15, 11), before_step=before_step, status=status)
+    bin_colour = (129, 212, 150, 255)  # drawn as a translucent outline: a sensor
+    return Scene(
+        world,
+        view=(-15, -1, 15, 11),
+        before_step=before_step,
+        status=status,
+        colours=dict.fromkeys(bins.values(), bin_colour),
+    )
