@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from demos.ragdoll import add_ragdoll
+from demos.scenes.ragdoll import add_ragdoll
 from engine import Box, RevoluteJoint, World
 
 RAGDOLLS = 40

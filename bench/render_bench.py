@@ -73,13 +73,13 @@ def scene_frames_per_second(app, seconds: float = 1 / 60, settle: int = 0) -> fl
 
 def run() -> list[tuple[str, float, str]]:
     """One row per size and antialiasing setting: (label, frames per second, unit)."""
-    from demos.registry import Entry
-    from demos.runner import RunOptions, open_window
+    from demos.app.registry import Entry
+    from demos.app.runner import RunOptions, open_window
 
     rows = []
     for samples in (0, 4):
         window = open_window(RunOptions(headless=True, size=WINDOW, samples=samples))
-        from demos.app import DemoApp
+        from demos.app.window import DemoApp
 
         try:
             for count in SIZES:
@@ -89,7 +89,7 @@ def run() -> list[tuple[str, float, str]]:
                 label = f"render {count:,} bodies, headless, {smoothing}"
                 rows.append((label, frames_per_second(app), "fps"))
             if not samples:
-                from demos.registry import lookup
+                from demos.app.registry import lookup
 
                 # The demos themselves, stepping and drawing: rain once its 1,000 bodies
                 # have poured and piled up (sleeping on, as the scene runs), broadphase.

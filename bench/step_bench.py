@@ -35,7 +35,7 @@ def one_body_step_us() -> float:
 
 
 def joints_scene_ms(steps: int = 300) -> float:
-    from demos.registry import lookup
+    from demos.app.registry import lookup
 
     scene = lookup("joints").build()
     world = scene.world

@@ -32,6 +32,7 @@ __all__ = [
     "kinds",
     "parts",
     "row_of",
+    "sensors",
 ]
 
 
@@ -50,6 +51,11 @@ def parts(world: World) -> Parts:
 def kinds(world: World) -> np.ndarray:
     """(N,) int8 per body: DYNAMIC 0, STATIC 1, KINEMATIC 2."""
     return world._bodies.view("kind")
+
+
+def sensors(world: World) -> np.ndarray:
+    """(N,) bool per body: sensors (``body.sensor``), which detect but never push."""
+    return world._bodies.view("sensor")
 
 
 def body_ids(world: World) -> np.ndarray:

@@ -8,6 +8,7 @@ CI installs with ``make system-deps``.
 from __future__ import annotations
 
 import os
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,13 +17,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from demos import headless, palette, registry, tessellate
-from demos import sat_explorer_math as sat
-from demos.camera import Camera
-from demos.cli import list_scenes
-from demos.interpolation import PoseHistory
-from demos.recording import Recorder
-from demos.stepper import Stepper
+from demos.app import headless, registry
+from demos.app.cli import list_scenes
+from demos.app.interpolation import PoseHistory
+from demos.app.recording import Recorder
+from demos.app.stepper import Stepper
+from demos.draw import palette, tessellate
+from demos.draw.camera import Camera
+from demos.scenes import sat_explorer_math as sat
 from engine import Box, Circle, Polygon, World, collide
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,6 +131,42 @@ def test_inset_moves_every_edge_inwards_by_the_width():
     assert np.abs(inner[0]).max(axis=0) == pytest.approx([0.75, 0.75])
 
 
+def _triangle_areas(xy: np.ndarray) -> np.ndarray:
+    tri = xy.reshape(-1, 3, 2).astype(np.float64)
+    u, v = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
+    return 0.5 * np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
+
+
+def test_sensors_are_drawn_as_translucent_outlines_without_a_fill():
+    from demos.app.interpolation import current_poses
+    from demos.draw.canvas import Canvas
+    from demos.draw.debug_draw import Overlays, WorldPainter
+
+    world = World(gravity=(0, 0))
+    world.add_body(Box(2, 2), position=(0, 0), kind="static")
+    world.add_body(Box(2, 2), position=(10, 0), kind="static", sensor=True)
+    world.add_body(Circle(1), position=(20, 0), sensor=True)
+    world.add_body(Circle(1), position=(30, 0))
+    canvas = Canvas()
+    canvas.pixel = 0.01
+    WorldPainter().paint(canvas, world, current_poses(world), Overlays())
+    drawn = canvas.vertices()
+    areas = _triangle_areas(drawn["xy"])
+    alpha = drawn["rgba"][::3, 3]
+    body = np.rint(drawn["xy"].reshape(-1, 3, 2)[:, :, 0].mean(axis=1) / 10.0).astype(int)
+    solid_box, sensor_box, sensor_disc, solid_disc = (body == i for i in range(4))
+    # Solid bodies: opaque and filled (the edge colour's shape, the fill's inset on top).
+    assert (alpha[solid_box | solid_disc] == 255).all()
+    assert areas[solid_box].sum() > 4.0 and areas[solid_disc].sum() > 0.95 * np.pi
+    # Sensors: translucent, and only a band along the outline, nothing inside it.
+    assert sensor_box.any() and (alpha[sensor_box | sensor_disc] < 255).all()
+    band = 2.0 * canvas.pixel  # SENSOR_EDGE_PX wide
+    assert areas[sensor_box].sum() == pytest.approx(8.0 * band - 4.0 * band**2, rel=0.01)
+    assert areas[sensor_disc].sum() < 2.0 * np.pi * band
+    centre_near = np.abs(drawn["xy"][np.repeat(sensor_box, 3)] - (10.0, 0.0)).max(axis=1)
+    assert centre_near.min() > 1.0 - band - 1e-6  # no vertex inside the band
+
+
 def test_camera_round_trips_and_zooms_about_the_pointer():
     camera = Camera(800, 600)
     camera.fit((-10, -5), (10, 5), margin=0.0)
@@ -181,7 +219,7 @@ def test_interpolation_blends_by_alpha_and_survives_removal():
 
 
 def test_contact_overlay_agrees_with_a_recomputation():
-    from demos.contact_points import find_contacts, recompute_contacts
+    from demos.draw.contact_points import find_contacts, recompute_contacts
 
     world = World()
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
@@ -227,6 +265,30 @@ def test_every_scene_is_listed_with_a_summary():
     assert registry.lookup("default").name == registry.DEFAULT
 
 
+def test_every_scene_module_is_found_without_a_list(tmp_path, monkeypatch):
+    import demos.scenes
+
+    table = registry.scenes()
+    registering = {entry.build.__module__ for entry in table.values()}
+    folder = Path(demos.scenes.__file__).parent
+    for info in pkgutil.iter_modules([str(folder)]):
+        if "@scene(" in (folder / f"{info.name}.py").read_text():
+            assert f"demos.scenes.{info.name}" in registering, info.name
+    # Another package of scenes: its modules load in name order; a helper adds nothing.
+    package = tmp_path / "discovered_scenes"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helper.py").write_text("SIZE = 1.0\n")
+    for module, name in (("b_second", "test-second"), ("a_first", "test-first")):
+        (package / f"{module}.py").write_text(
+            "from demos import scene\nfrom engine import World\n\n\n"
+            f"@scene({name!r}, 'a test scene')\ndef build():\n    return World()\n"
+        )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_SCENES", dict(table))  # forgotten after the test
+    assert registry.import_scenes("discovered_scenes") == ["test-first", "test-second"]
+
+
 def test_a_name_cannot_be_taken_by_a_second_scene():
     registry.scenes()
     with pytest.raises(ValueError, match="registered twice"):
@@ -251,9 +313,122 @@ def test_the_documented_scene_example_works():
     assert len(built.world.bodies) == 12
 
 
+# -- scenes from a file of one's own --------------------------------------------------------
+EXAMPLE = ROOT / "docs" / "examples" / "seesaw_scene.py"
+TWO_SCENES = """
+from demos import Scene, scene
+from engine import Box, World
+
+
+@scene("file-one", "the first scene of a file")
+def one() -> Scene:
+    world = World()
+    world.add_body(Box(10, 1), position=(0, 0), kind="static")
+    world.add_body(Box(1, 1), position=(0, 3))
+    return Scene(world)
+
+
+@scene("file-two", "the second scene of a file")
+def two() -> World:
+    world = World()
+    world.add_body(Box(10, 1), position=(0, 0), kind="static")
+    return world
+"""
+
+
+def test_the_documented_scene_file_is_the_example_file():
+    text = (ROOT / "docs" / "demos.md").read_text()
+    section = text[text.index("## A scene in a file of your own") :]
+    code = section[section.index("```python\n") + len("```python\n") : section.index("```\n\n")]
+    assert code == EXAMPLE.read_text()
+
+
+def test_a_scene_file_runs_offscreen_like_a_bundled_scene(tmp_path, capsys):
+    from demos.app.cli import main
+
+    stem = tmp_path / "seesaw"
+    argv = [str(EXAMPLE), "--headless", "--frames", "40", "--size", "480x300", "--out", str(stem)]
+    try:
+        code = main(argv)
+    except headless.GraphicsUnavailable as error:
+        pytest.fail(str(error), pytrace=False)
+    assert code == 0, capsys.readouterr().err
+    assert "seesaw: 40 frames" in capsys.readouterr().out
+    with Image.open(stem.with_suffix(".gif")) as animation:
+        assert animation.n_frames == 20
+    pixels = np.asarray(Image.open(stem.with_suffix(".png")).convert("RGB"))
+    assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 40  # drawn, with its HUD
+    # Its scene is registered like a bundled one; loading the file again replaces it.
+    (entry,) = registry.load_file(EXAMPLE)
+    assert registry.lookup("seesaw") is entry and entry.summary.startswith("balls rain")
+    built = entry.build()
+    for _ in range(240):
+        built.before_step(built.world)
+        built.world.step()
+    assert "left" in built.status()[0]
+
+
+def test_a_file_with_several_scenes_runs_the_first_or_the_one_named(tmp_path, capsys):
+    from demos.app.cli import main
+
+    path = tmp_path / "two_scenes.py"
+    path.write_text(TWO_SCENES)
+    assert [entry.name for entry in registry.load_file(path)] == ["file-one", "file-two"]
+    assert isinstance(registry.pick(registry.load_file(path), "file-two", "x").build(), World)
+    common = ["--headless", "--frames", "2", "--size", "320x200", "--out", str(tmp_path / "x")]
+    assert main([str(path), *common]) == 0
+    out = capsys.readouterr().out
+    assert "file-one: 2 frames" in out and "also has file-two (--scene NAME)" in out
+    assert main([str(path), "--scene", "file-two", *common]) == 0
+    assert "file-two: 2 frames" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "kind, expected",
+    [
+        ("missing", "no such file"),
+        ("folder", "is a folder"),
+        ("text", "not a Python file"),
+        ("empty", "registers no scene"),
+        ("taken", "'pyramid' is registered twice"),
+        ("unknown", "no scene 'nope' in it; it has: file-one, file-two"),
+    ],
+)
+def test_a_bad_scene_file_is_refused_with_its_name(kind, expected, tmp_path, capsys):
+    from demos.app.cli import main
+
+    files = {
+        "missing": ("missing.py", None),
+        "folder": ("folder", None),
+        "text": ("notes.txt", "not a scene"),
+        "empty": ("empty.py", "import math\n"),
+        "taken": ("taken.py", TWO_SCENES.replace("file-one", "pyramid")),
+        "unknown": ("two.py", TWO_SCENES),
+    }
+    name, content = files[kind]
+    path = tmp_path / name
+    if kind == "folder":
+        path.mkdir()
+    elif content is not None:
+        path.write_text(content)
+    argv = [str(path), "--headless", "--frames", "1"]
+    if kind == "unknown":
+        argv += ["--scene", "nope"]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"python -m demos: {path}: ") and expected in error
+
+
+def test_scene_option_needs_a_file(capsys):
+    from demos.app.cli import main
+
+    assert main(["pyramid", "--scene", "pyramid"]) == 2
+    assert "--scene picks one of a file's scenes" in capsys.readouterr().err
+
+
 # -- joints: dragging with a mouse joint, drawing, the scene ------------------------------
 def test_dragging_pulls_the_body_with_a_mouse_joint_and_letting_go_removes_it():
-    from demos.mouse_drag import PULL_PER_KG, MouseDrag
+    from demos.app.mouse_drag import PULL_PER_KG, MouseDrag
     from engine import MouseJoint
 
     world = World()
@@ -283,7 +458,7 @@ def test_dragging_pulls_the_body_with_a_mouse_joint_and_letting_go_removes_it():
 
 
 def test_dragging_survives_the_body_being_removed():
-    from demos.mouse_drag import MouseDrag
+    from demos.app.mouse_drag import MouseDrag
 
     world = World()
     box = world.add_body(Box(1, 1), position=(0, 0))
@@ -301,9 +476,9 @@ def test_joint_arrays_put_the_anchors_where_the_handles_say():
     """The joint drawing reads the World's private joint table (demos/world_data.py); if
     the engine moves it, this fails so that world_data gets updated."""
     from demos import world_data
-    from demos.canvas import Canvas
-    from demos.interpolation import current_poses
-    from demos.joint_draw import SPRING_ZIGS, anchor_points, paint_joints, zigzag
+    from demos.app.interpolation import current_poses
+    from demos.draw.canvas import Canvas
+    from demos.draw.joint_draw import SPRING_ZIGS, anchor_points, paint_joints, zigzag
     from engine import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 
     world = World()
@@ -368,7 +543,7 @@ def test_joints_scene_holds_together_and_its_keys_work():
 # -- the platformer's character, without a window ----------------------------------------
 def _play(game, steps: int, held=()) -> None:
     """Run the platformer ``steps`` steps with ``held`` keys down, as the app would."""
-    from demos.scene import Input
+    from demos.app.scene import Input
 
     for _ in range(steps):
         game.on_frame(Input(keys=frozenset(held), seconds=game.world.dt))
@@ -467,7 +642,7 @@ WINDOWED = [name for name, entry in registry.scenes().items() if not entry.termi
 
 def _render(name: str, path: Path) -> np.ndarray:
     """Run scene ``name`` offscreen for FRAMES frames; return its last frame (H, W, 3)."""
-    from demos.runner import RunOptions, run
+    from demos.app.runner import RunOptions, run
 
     options = RunOptions(headless=True, frames=FRAMES, screenshot=path, size=SIZE)
     try:
@@ -515,7 +690,7 @@ def test_headless_default_run_records_like_make_demo(tmp_path):
 
 def test_common_controls_drive_the_app():
     """Pause, single step, overlays, dragging, zoom, pan and reset, through the handlers."""
-    from demos.runner import RunOptions, open_window
+    from demos.app.runner import RunOptions, open_window
 
     try:
         window = open_window(RunOptions(headless=True, size=SIZE, samples=0))
@@ -527,7 +702,7 @@ def test_common_controls_drive_the_app():
         pytest.fail(missing, pytrace=False)
     from pyglet.window import mouse
 
-    from demos.app import DemoApp
+    from demos.app.window import DemoApp
 
     try:
         app = DemoApp(registry.lookup("pyramid"), window)

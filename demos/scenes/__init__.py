@@ -1,26 +1,7 @@
-"""One module per scene; importing this package registers them all, in menu order.
+"""The bundled scenes, one module each, found by ``demos.app.registry`` without a list.
 
-To add a scene, write ``demos/scenes/NAME.py`` with a ``@scene(...)`` builder and add the
-module name here.
+A helper that only one scene uses lives beside it (``ragdoll``, ``sat_explorer_math``,
+``sat_walkthrough``); it registers nothing, so it shows in no menu. Importing this package
+imports no scene: ``registry.scenes()`` does, so that a bench or a test can import one
+helper without loading every scene.
 """
-
-from importlib import import_module
-
-MODULES = (
-    "sat_explorer",
-    "sweep",
-    "pyramid",
-    "stack",
-    "rain",
-    "bullets",
-    "billiards",
-    "concave",
-    "broadphase",
-    "platformer",
-    "joints",
-    "sat_text",
-)
-
-
-for _module in MODULES:
-    import_module(f"{__name__}.{_module}")

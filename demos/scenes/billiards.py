@@ -19,8 +19,8 @@ import numpy as np
 
 from engine import Box, Circle, World
 
-from ..registry import scene
-from ..scene import Scene
+from ..app.registry import scene
+from ..app.scene import Scene
 
 BALL = 0.5
 TABLE = (28.0, 14.0)  # inner width, height; bottom-left corner at (-14, 0)

@@ -17,9 +17,9 @@ from engine import Box, Circle, Polygon, World
 from engine.broadphase import find_pairs
 
 from .. import world_data
-from ..contact_points import part_boxes
-from ..registry import scene
-from ..scene import Scene
+from ..app.registry import scene
+from ..app.scene import Scene
+from ..draw.contact_points import part_boxes
 
 COUNT = 2000
 ARENA = (64.0, 36.0)

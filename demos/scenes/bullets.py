@@ -18,9 +18,9 @@ import numpy as np
 
 from engine import Box, Circle, World, collide_many
 
-from .. import palette
-from ..registry import scene
-from ..scene import Scene
+from ..app.registry import scene
+from ..app.scene import Scene
+from ..draw import palette
 
 SPEED = 180.0  # m/s
 RADIUS = 0.14

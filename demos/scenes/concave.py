@@ -11,8 +11,8 @@ import numpy as np
 
 from engine import Box, ConcavePolygon, World
 
-from ..registry import scene
-from ..scene import Scene
+from ..app.registry import scene
+from ..app.scene import Scene
 
 
 def _star(points: int, outer: float, inner: float) -> list:

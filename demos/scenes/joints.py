@@ -19,10 +19,10 @@ import numpy as np
 
 from engine import Box, Circle, DistanceJoint, RevoluteJoint, WeldJoint, World
 
-from .. import palette
-from ..ragdoll import add_ragdoll
-from ..registry import scene
-from ..scene import Scene
+from ..app.registry import scene
+from ..app.scene import Scene
+from ..draw import palette
+from .ragdoll import add_ragdoll
 
 GROUND_TOP = 0.0
 STATIC = {"kind": "static", "friction": 0.8}

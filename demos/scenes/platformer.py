@@ -41,9 +41,10 @@ import numpy as np
 
 from engine import Box, Circle, Polygon, World
 
-from .. import palette, world_data
-from ..registry import scene
-from ..scene import Input, Scene
+from .. import world_data
+from ..app.registry import scene
+from ..app.scene import Input, Scene
+from ..draw import palette
 
 # The hero: size and movement, m and s.
 HERO_SIZE = (0.7, 1.1)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine import Box, Circle, World
 
-from ..registry import scene
-from ..scene import Scene
+from ..app.registry import scene
+from ..app.scene import Scene
 
 ROWS = 20
 SIZE = 1.0

@@ -11,8 +11,8 @@ import numpy as np
 
 from engine import Box, Circle, ConcavePolygon, Polygon, World
 
-from ..registry import scene
-from ..scene import Scene
+from ..app.registry import scene
+from ..app.scene import Scene
 
 TARGET = 1000
 PER_STEP = 4

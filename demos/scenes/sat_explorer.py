@@ -4,7 +4,7 @@ Every edge normal is a candidate axis, drawn as a "wall" beside the pair with bo
 polygons' shadows on it (red where they overlap). When one axis shows a gap it is the
 separating axis and the line through the gap separates the shapes; when every axis
 overlaps, the axis of least push gives the MTV, drawn as arrows and as a ghost of A moved
-out. The figures come from ``demos.sat_explorer_math``; the engine's own ``collide``
+out. The figures come from ``demos.scenes.sat_explorer_math``; the engine's own ``collide``
 answer is shown next to them as a check.
 """
 
@@ -14,10 +14,10 @@ import numpy as np
 
 from engine import Polygon, World, collide
 
-from .. import palette
-from .. import sat_explorer_math as sat
-from ..registry import scene
-from ..scene import Input, Scene
+from ..app.registry import scene
+from ..app.scene import Input, Scene
+from ..draw import palette
+from . import sat_explorer_math as sat
 
 COLOURS = {"A": (102, 178, 255, 255), "B": (255, 159, 102, 255)}
 GRAB_PX = 12.0  # how close to a corner a press must be to grab it

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..registry import scene
-from ..sat_walkthrough import main
+from ..app.registry import scene
+from .sat_walkthrough import main
 
 
 @scene("sat-text", "the SAT on worked examples, printed in the terminal", terminal=True)

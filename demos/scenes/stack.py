@@ -11,8 +11,8 @@ import numpy as np
 
 from engine import Box, Circle, World
 
-from ..registry import scene
-from ..scene import Scene
+from ..app.registry import scene
+from ..app.scene import Scene
 
 STACKS = ((-15.0, 10), (-12.5, 14), (-10.0, 18))  # (x, boxes)
 CARD_LENGTH, CARD_THICKNESS = 2.0, 0.08

@@ -16,9 +16,10 @@ import numpy as np
 
 from engine import Box, Circle, ConcavePolygon, Polygon, World, collide, collide_many
 
-from .. import palette, world_data
-from ..registry import scene
-from ..scene import Input, Scene
+from .. import world_data
+from ..app.registry import scene
+from ..app.scene import Input, Scene
+from ..draw import palette
 
 SPEED = 30.0  # m/s: 0.5 m per frame at 60 fps
 LOOKAHEAD = 0.35  # s swept by the probe

@@ -92,7 +92,7 @@ def run(entry: Entry, options: RunOptions) -> RunResult:
     window = open_window(options)
     # Imported after open_window: these import pyglet.window, which must see the
     # headless option first.
-    from .app import DemoApp
+    from .window import DemoApp
 
     app = DemoApp(entry, window)
     window.push_handlers(app)
@@ -114,7 +114,7 @@ def _run_live(app) -> RunResult:
 
 def _run_recorded(app, options: RunOptions) -> RunResult:
     """Exactly 1/60 s of simulation per frame, whatever the wall time; scripted keys."""
-    from .gpu import read_pixels
+    from ..draw.gpu import read_pixels
     from .recording import Recorder, save_png
 
     recorder = Recorder(options.record, every=options.gif_every)

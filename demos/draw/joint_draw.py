@@ -13,7 +13,8 @@ import numpy as np
 
 from engine import World
 
-from . import palette, world_data
+from .. import world_data
+from . import palette
 from .canvas import Canvas
 
 # Line widths and marker radii, in pixels.

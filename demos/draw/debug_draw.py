@@ -1,9 +1,11 @@
 """Debug drawing of any World, in bulk: every body of a kind in a handful of numpy calls.
 
 Polygons are filled and outlined, circles get a radius line so their rotation shows,
-static and kinematic bodies have their own colours. Overlays (each toggled by a number
-key) add bounding boxes, contact points and normals, broad-phase cells, velocities, the
-dimming of sleeping bodies, and the joints (``demos.joint_draw``).
+static and kinematic bodies have their own colours. Sensors, which detect overlaps but
+never push, are drawn as translucent outlines without a fill, so that what is solid shows.
+Overlays (each toggled by a number key) add bounding boxes, contact points and normals,
+broad-phase cells, velocities, the dimming of sleeping bodies, and the joints
+(``demos.draw.joint_draw``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from engine.broadphase_grid import grid_cells
 from engine.broadphase_quadtree import quadtree_nodes
 from engine.swept_bounds import part_bounds
 
-from . import palette, tessellate, world_data
+from .. import world_data
+from . import palette, tessellate
 from .canvas import Canvas
 from .contact_points import ContactPoints, find_contacts
 from .joint_draw import paint_joints
@@ -27,6 +30,9 @@ GRID_LINE = (62, 128, 160, 255)
 GRID_FILL = (26, 40, 52, 255)
 # Outline width of bodies, in pixels.
 EDGE_PX = 1.5
+# Sensors: a slightly wider outline, since it is all they have, at this opacity (0..255).
+SENSOR_EDGE_PX = 2.0
+SENSOR_ALPHA = 150
 # A velocity arrow shows where the body would be this many seconds later.
 VELOCITY_SECONDS = 0.1
 
@@ -83,14 +89,17 @@ class WorldPainter:
             part_colours = np.where(static[:, None], part_colours, by_part)
         fill = palette.shade(part_colours, 0.72)
         edge = palette.shade(part_colours, 1.12)
+        sensor = world_data.sensors(world)[owner]
+        if sensor.any():
+            edge[sensor, 3] = np.minimum(edge[sensor, 3], SENSOR_ALPHA)
 
         if overlays.broadphase:
             self._broadphase(canvas, world, packed, part_poses)
         outlined = None if overlays.part_edges else self._outlined_elsewhere(world, owner)
-        self._polygons(canvas, packed, vertices, part_poses, fill, edge, outlined)
+        self._polygons(canvas, packed, vertices, part_poses, fill, edge, outlined, sensor)
         if outlined is not None and outlined.any():
             self._true_outlines(canvas, world, poses, colours)
-        self._circles(canvas, packed, vertices, part_poses, fill, edge)
+        self._circles(canvas, packed, vertices, part_poses, fill, edge, sensor)
         if overlays.joints:
             paint_joints(canvas, world, poses)
 
@@ -104,12 +113,14 @@ class WorldPainter:
             self.last_contacts = find_contacts(world)
             self._contacts(canvas, self.last_contacts)
 
-    def _polygons(self, canvas, packed, vertices, part_poses, fill, edge, outlined) -> None:
+    def _polygons(self, canvas, packed, vertices, part_poses, fill, edge, outlined, sensor) -> None:
         """Polygon parts, filled and outlined (``outlined``: parts drawn without an outline
-        because their body gets its true outline instead)."""
+        because their body gets its true outline instead; ``sensor``: parts drawn as an
+        outline alone)."""
         polygon = packed.radius == 0.0
-        edged = polygon if outlined is None else polygon & ~outlined
-        plain = polygon & ~edged
+        solid = polygon & ~sensor
+        edged = solid if outlined is None else solid & ~outlined
+        plain = solid & ~edged
         # An outline is the polygon in the edge colour with its inset drawn on top: two
         # fans, far fewer vertices than a rectangle per edge.
         canvas.polygons(vertices[edged], edge[edged])
@@ -119,17 +130,37 @@ class WorldPainter:
         )
         canvas.polygons(inner, fill[edged])
         canvas.polygons(vertices[plain], fill[plain])
+        # A sensor has no fill to cover the inside of its outline, so the outline is the
+        # band between the polygon and its inset.
+        hollow = polygon & sensor if outlined is None else polygon & sensor & ~outlined
+        if hollow.any():
+            normals = _turn(packed.normals[hollow], part_poses[hollow, 2])
+            inner = tessellate.inset(
+                vertices[hollow], normals, packed.count[hollow], SENSOR_EDGE_PX * canvas.pixel
+            )
+            canvas.frames(vertices[hollow], inner, edge[hollow])
 
-    def _circles(self, canvas, packed, vertices, part_poses, fill, edge) -> None:
+    def _circles(self, canvas, packed, vertices, part_poses, fill, edge, sensor) -> None:
         """Circle parts: an edge-coloured disc, the fill disc inside, and a radius line
-        along the body's angle so that rolling shows."""
-        round_part = packed.radius > 0.0
+        along the body's angle so that rolling shows; a sensor's is a ring alone."""
+        circle = packed.radius > 0.0
+        if not circle.any():
+            return
+        # One segment count for all, from the largest on screen: smooth, never wasteful.
+        segments = int(np.clip(packed.radius[circle].max() / canvas.pixel * 1.2, 8, 48))
+        hollow = circle & sensor
+        canvas.rings(
+            vertices[hollow, 0],
+            packed.radius[hollow],
+            edge[hollow],
+            SENSOR_EDGE_PX,
+            segments,
+        )
+        round_part = circle & ~sensor
         if not round_part.any():
             return
         centres = vertices[round_part, 0]
         radii = packed.radius[round_part]
-        # One segment count for all, from the largest on screen: smooth, never wasteful.
-        segments = int(np.clip(radii.max() / canvas.pixel * 1.2, 8, 48))
         inner = np.maximum(radii - EDGE_PX * canvas.pixel, 0.0)
         canvas.discs(centres, radii, edge[round_part], segments)
         canvas.discs(centres, inner, fill[round_part], segments)
@@ -212,7 +243,10 @@ class WorldPainter:
             if outline is None:
                 continue
             points = _to_world(outline[None], poses[row : row + 1])[0]
-            canvas.polyline(points, palette.shade(colours[row], 1.12), 1.5, closed=True)
+            colour = palette.shade(colours[row], 1.12)
+            if body.sensor:
+                colour[3] = min(colour[3], SENSOR_ALPHA)
+            canvas.polyline(points, colour, 1.5, closed=True)
 
 
 def _to_world(local: np.ndarray, poses: np.ndarray) -> np.ndarray:

@@ -15,13 +15,14 @@ from pyglet.window import key, mouse
 
 from engine import World
 
-from . import palette, world_data
-from .camera import Camera
-from .canvas import Canvas
-from .contact_points import contact_count, find_contacts, part_boxes
-from .debug_draw import OVERLAY_KEYS, Overlays, WorldPainter
-from .hud import Hud, Stats
-from .labels import LabelPool
+from .. import world_data
+from ..draw import palette
+from ..draw.camera import Camera
+from ..draw.canvas import Canvas
+from ..draw.contact_points import contact_count, find_contacts, part_boxes
+from ..draw.debug_draw import OVERLAY_KEYS, Overlays, WorldPainter
+from ..draw.hud import Hud, Stats
+from ..draw.labels import LabelPool
 from .mouse_drag import MouseDrag
 from .registry import Entry
 from .scene import Input, Scene

@@ -19,7 +19,7 @@ from engine.broadphase import find_pairs
 from engine.narrowphase import collide_parts
 from engine.swept_bounds import part_bounds
 
-from . import world_data
+from .. import world_data
 
 # Touching within this gap counts: the solver keeps resting contacts a slop deep and makes
 # speculative ones a little ahead, and both should show.

@@ -60,6 +60,14 @@ class Canvas:
             per=vertices.shape[1] * 6,
         )
 
+    def frames(self, outer: np.ndarray, inner: np.ndarray, colour) -> None:
+        """The bands between padded polygons (P, K, 2) and their insets: outlines with
+        mitred corners that never overlap themselves (for translucent outlines)."""
+        outer = np.asarray(outer)
+        if len(outer) == 0:
+            return
+        self.triangles(tessellate.frames(outer, inner), colour, per=outer.shape[1] * 6)
+
     def lines(self, start, end, colour, width_px: float = 1.5) -> None:
         """Line segments from ``start`` (S, 2) to ``end`` (S, 2)."""
         start = np.asarray(start, dtype=np.float64).reshape(-1, 2)
@@ -132,7 +140,7 @@ class Canvas:
     ) -> None:
         """A label at ``point`` (canvas units); anchor "left", "center" or "right".
 
-        Text is drawn by the window after the triangles (see ``demos.labels``).
+        Text is drawn by the window after the triangles (see ``demos.draw.labels``).
         """
         self.texts.append((np.asarray(point, dtype=np.float64), str(string), colour, size, anchor))
 

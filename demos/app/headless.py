@@ -47,7 +47,7 @@ def configure_default() -> None:
     already loaded (then the choice was made) or pyglet is not installed.
 
     ``demos/__init__.py`` calls this, so that importing any demo module before
-    ``demos.runner.open_window`` cannot lock pyglet into looking for a missing display.
+    ``demos.app.runner.open_window`` cannot lock pyglet into looking for a missing display.
     """
     if "pyglet.window" in sys.modules:
         return

@@ -11,7 +11,7 @@ import numpy as np
 
 from engine import World
 
-from . import world_data
+from .. import world_data
 
 
 class PoseHistory:

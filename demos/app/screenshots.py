@@ -1,4 +1,4 @@
-"""Regenerate the screenshots of docs/demos.md: ``python -m demos.screenshots [NAME...]``.
+"""Regenerate the screenshots of docs/demos.md: ``python -m demos.app.screenshots [NAME...]``.
 
 Each scene runs offscreen for the number of frames below (chosen to catch it mid-action:
 the ball in the pyramid, the break on the table) and its last frame is saved as
@@ -26,7 +26,7 @@ FRAMES = {
     "platformer": 120,
     "joints": 150,
 }
-FOLDER = Path(__file__).resolve().parents[1] / "docs" / "images"
+FOLDER = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 
 def main(names: list[str]) -> int:

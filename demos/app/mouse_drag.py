@@ -13,7 +13,8 @@ import numpy as np
 
 from engine import MouseJoint, World
 
-from . import palette, world_data
+from .. import world_data
+from ..draw import palette
 
 # The pull's force limit per kilogram of the held body, so that heavy and light bodies
 # follow alike: 1000 m/s^2, about 100 g, lifts the body with a stack of its like on top
@@ -120,7 +121,7 @@ class MouseDrag:
 
     def draw(self, canvas) -> None:
         """A ring at the pointer while a body is held; the pull line is drawn with the
-        other joints (``demos.joint_draw``)."""
+        other joints (``demos.draw.joint_draw``)."""
         if not self.active:
             return
         canvas.rings(self.pointer[None], POINTER_RING_PX * canvas.pixel, palette.DRAG_LINE, 1.5, 16)

@@ -1,8 +1,9 @@
 """What a scene is: a World plus the optional hooks that make it interactive.
 
 A scene module has one function that builds a fresh ``Scene`` (it is called again on
-reset) and registers it with ``demos.registry.scene``. Everything but the world is
-optional: a world alone is a working scene, with the common controls and the debug draw.
+reset) and registers it with ``demos.scene`` (``demos.app.registry.scene``). Everything but
+the world is optional: a world alone is a working scene, with the common controls and the
+debug draw.
 """
 
 from __future__ import annotations

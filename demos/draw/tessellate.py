@@ -52,6 +52,19 @@ def inset(vertices: np.ndarray, normals: np.ndarray, count: np.ndarray, width) -
     return np.where(padding[:, :, None], moved[:, :1], moved)
 
 
+def frames(outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """The band between padded polygons (P, K, 2) and their insets (``inset``), as two
+    triangles per edge: (P * K * 6, 2).
+
+    Unlike thick segments, neighbouring edges meet in mitred corners without overlapping,
+    so a translucent outline has no brighter spots at its corners. Padding slots give
+    zero-area triangles, as in ``fan``.
+    """
+    outer = np.asarray(outer, dtype=np.float64)
+    inner = np.asarray(inner, dtype=np.float64)
+    return _strip_quads(outer, np.roll(outer, -1, axis=1), inner, np.roll(inner, -1, axis=1))
+
+
 def closed_edges(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Edges (v[i], v[i+1 mod K]) of padded polygons (P, K, 2): two (P * K, 2) arrays.
 

@@ -1,4 +1,5 @@
-"""The command line: ``python -m demos`` lists the scenes, ``python -m demos NAME`` runs one.
+"""The command line: ``python -m demos`` lists the scenes, ``python -m demos NAME`` runs one,
+and ``python -m demos path/to/file.py [--scene NAME]`` runs a scene from a file of one's own.
 
 Without a display (or with --headless) the scene renders offscreen for --frames frames
 (240 by default) and is recorded to OUT.gif and OUT.png (OUT defaults to out/NAME).
@@ -16,9 +17,18 @@ from . import headless, registry
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m demos",
-        description="Demo scenes of the engine. With no NAME, list them.",
+        description="Demo scenes of the engine, or scenes from a file of your own. "
+        "With no NAME, list the scenes.",
     )
-    p.add_argument("name", nargs="?", help=f"scene to run ('default' is {registry.DEFAULT})")
+    p.add_argument(
+        "name",
+        nargs="?",
+        help=f"scene to run ('default' is {registry.DEFAULT}), or a .py file that registers "
+        "scenes with @scene (see docs/demos.md)",
+    )
+    p.add_argument(
+        "--scene", metavar="NAME", help="with a file of several scenes: which one (the first)"
+    )
     p.add_argument("--headless", action="store_true", help="render offscreen even with a display")
     p.add_argument("--frames", type=int, help="run this many frames at 60 fps, then stop")
     p.add_argument("--record", type=Path, help="write the frames as an animated GIF")
@@ -41,17 +51,40 @@ def list_scenes() -> str:
     return "\n".join(lines)
 
 
+def from_file(argument: str, name: str | None):
+    """The scene to run from the file ``argument``: ``name``, or its first one."""
+    entries = registry.load_file(argument)
+    entry = registry.pick(entries, name, argument)
+    if name is None and len(entries) > 1:
+        others = ", ".join(other.name for other in entries[1:])
+        print(f"{argument}: running {entry.name}; it also has {others} (--scene NAME)")
+    return entry
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if args.name is None:
+    if args.name is None and args.scene is None:
         print(list_scenes())
         return 0
-    try:
-        entry = registry.lookup(args.name)
-    except KeyError:
-        names = ", ".join(registry.scenes())
-        print(f"unknown scene {args.name!r}; choose from: {names}", file=sys.stderr)
+    if args.name is not None and registry.is_path(args.name):
+        try:
+            entry = from_file(args.name, args.scene)
+        except registry.SceneFileError as error:
+            print(f"python -m demos: {error}", file=sys.stderr)
+            return 2
+    elif args.scene is not None:
+        print(
+            "--scene picks one of a file's scenes: python -m demos FILE.py --scene NAME",
+            file=sys.stderr,
+        )
         return 2
+    else:
+        try:
+            entry = registry.lookup(args.name)
+        except KeyError:
+            names = ", ".join(registry.scenes())
+            print(f"unknown scene {args.name!r}; choose from: {names}", file=sys.stderr)
+            return 2
     if entry.terminal:
         entry.build()
         return 0
