@@ -20,8 +20,10 @@ from demos import headless, palette, registry, tessellate
 from demos import sat_explorer_math as sat
 from demos.camera import Camera
 from demos.cli import list_scenes
+from demos.hud import Stats, stats_line
 from demos.interpolation import PoseHistory
 from demos.recording import Recorder
+from demos.scene import counted
 from demos.stepper import Stepper
 from engine import Box, Circle, Polygon, World, collide
 
@@ -249,6 +251,19 @@ def test_the_documented_scene_example_works():
     for _ in range(60):
         built.world.step()
     assert len(built.world.bodies) == 12
+
+
+def test_counts_on_screen_agree_with_their_number():
+    assert counted(1, "ball") == "1 ball"
+    assert counted(0, "ball") == "0 balls"
+    assert counted(2, "body", "bodies") == "2 bodies"
+    line = stats_line(Stats(fps=60.0, step_ms=1.0, bodies=1, contacts=1))
+    assert "1 body " in line and line.endswith("1 contact")
+    stack = registry.lookup("stack").build()
+    assert stack.on_key("B")
+    assert "1 ball lobbed" in stack.status()
+    assert stack.on_key("B")
+    assert "2 balls lobbed" in stack.status()
 
 
 # -- joints: dragging with a mouse joint, drawing, the scene ------------------------------
