@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test lint bench demo system-deps clean
+.PHONY: install test lint bench docs demo system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The documentation site (the guide and the API reference from the docstrings) in site/;
+# --strict turns any warning into a failure. Open site/index.html in a browser.
+docs: $(STAMP)
+	$(BIN)/python -m mkdocs build --strict
 
 # The default scene (DEMO=NAME for another) in a window. Without a display it renders
 # offscreen instead and records out/demo.gif and out/demo.png.
@@ -51,4 +56,4 @@ system-deps:
 	fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache build site *.egg-info

@@ -21,9 +21,11 @@ from demos.app import headless, registry
 from demos.app.cli import list_scenes
 from demos.app.interpolation import PoseHistory
 from demos.app.recording import Recorder
+from demos.app.scene import counted
 from demos.app.stepper import Stepper
 from demos.draw import palette, tessellate
 from demos.draw.camera import Camera
+from demos.draw.hud import Stats, stats_line
 from demos.scenes import sat_explorer_math as sat
 from engine import Box, Circle, Polygon, World, collide
 
@@ -424,6 +426,19 @@ def test_scene_option_needs_a_file(capsys):
 
     assert main(["pyramid", "--scene", "pyramid"]) == 2
     assert "--scene picks one of a file's scenes" in capsys.readouterr().err
+
+
+def test_counts_on_screen_agree_with_their_number():
+    assert counted(1, "ball") == "1 ball"
+    assert counted(0, "ball") == "0 balls"
+    assert counted(2, "body", "bodies") == "2 bodies"
+    line = stats_line(Stats(fps=60.0, step_ms=1.0, bodies=1, contacts=1))
+    assert "1 body " in line and line.endswith("1 contact")
+    stack = registry.lookup("stack").build()
+    assert stack.on_key("B")
+    assert "1 ball lobbed" in stack.status()
+    assert stack.on_key("B")
+    assert "2 balls lobbed" in stack.status()
 
 
 # -- joints: dragging with a mouse joint, drawing, the scene ------------------------------

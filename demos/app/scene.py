@@ -67,3 +67,10 @@ class Scene:
     colours: dict = field(default_factory=dict)
     overlays: dict = field(default_factory=dict)
     script: Sequence[tuple[int, str]] = ()
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """'1 ball', '0 balls', '3 bodies' (with ``plural`` given): a count and its noun."""
+    if number == 1:
+        return f"{number} {noun}"
+    return f"{number} {plural if plural is not None else noun + 's'}"

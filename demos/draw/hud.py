@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from . import palette
 from .canvas import Canvas
 from .labels import LabelPool, measure, place
+from .scene import counted
 
 PAD = 8
 LINE = 18
@@ -43,7 +44,7 @@ def stats_line(stats: Stats) -> str:
     """'60 fps   step 6.4 ms   211 bodies   380 contacts' (+ '   PAUSED')."""
     line = (
         f"{stats.fps:4.0f} fps   step {stats.step_ms:5.1f} ms   "
-        f"{stats.bodies} bodies   {stats.contacts} contacts"
+        f"{counted(stats.bodies, 'body', 'bodies')}   {counted(stats.contacts, 'contact')}"
     )
     return line + ("   PAUSED" if stats.paused else "")
 

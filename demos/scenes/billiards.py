@@ -20,7 +20,7 @@ import numpy as np
 from engine import Box, Circle, World
 
 from ..app.registry import scene
-from ..app.scene import Scene
+from ..app.scene import Scene, counted
 
 BALL = 0.5
 TABLE = (28.0, 14.0)  # inner width, height; bottom-left corner at (-14, 0)
@@ -152,7 +152,7 @@ def build() -> Scene:
         backdrop=backdrop,
         status=lambda: [
             f"balls e=0.95, cushions e=0.9; damping {DAMPING}/s stands in for rolling resistance",
-            f"{table.moving()} table balls moving; cradles: restitution 1, no friction",
+            f"{counted(table.moving(), 'table ball')} moving; cradles: restitution 1, no friction",
         ],
         keys=[("B", "break"), ("N", "swing cradles")],
         colours=colours,

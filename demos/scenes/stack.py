@@ -12,7 +12,7 @@ import numpy as np
 from engine import Box, Circle, World
 
 from ..app.registry import scene
-from ..app.scene import Scene
+from ..app.scene import Scene, counted
 
 STACKS = ((-15.0, 10), (-12.5, 14), (-10.0, 18))  # (x, boxes)
 CARD_LENGTH, CARD_THICKNESS = 2.0, 0.08
@@ -83,7 +83,9 @@ def build() -> Scene:
         keys=[("B", "lob a ball")],
         status=lambda: [
             f"friction {FRICTION} everywhere; cards lean {np.degrees(LEAN):.0f} degrees",
-            f"{len(thrown)} balls lobbed" if thrown else "B lobs a ball at the card house",
+            f"{counted(len(thrown), 'ball')} lobbed"
+            if thrown
+            else "B lobs a ball at the card house",
         ],
         script=[(150, "B")],
     )
