@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..app.scene import counted
 from . import palette
 from .canvas import Canvas
 from .labels import LabelPool, measure, place
-from .scene import counted
 
 PAD = 8
 LINE = 18
