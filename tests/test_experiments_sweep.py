@@ -64,6 +64,14 @@ def slow_square(i, seed):
     return {"square": i * i, "draw": float(np.random.default_rng(seed).random())}
 
 
+def slow_tail_square(i, seed):
+    """slow_square, but the second half of 60 runs takes 0.4 s each: a window of seconds in
+    which a test can see the file half full, even on a loaded machine."""
+    if i >= 30:
+        time.sleep(0.3)
+    return slow_square(i, seed)
+
+
 def slow_square_telling_pid(i, seed):
     """slow_square, leaving the worker's process id in ENGINE_TEST_PID_FOLDER."""
     (Path(os.environ["ENGINE_TEST_PID_FOLDER"]) / str(os.getpid())).touch()
@@ -211,9 +219,10 @@ def test_an_interrupted_sweep_resumes_and_runs_each_run_once(tmp_path, monkeypat
 
 KILLED_SWEEP = """
 import sys
-from test_experiments_sweep import slow_square
+from test_experiments_sweep import slow_tail_square
 from engine.experiments import sweep
-sweep(slow_square, grid={{"i": list(range({runs}))}}, workers=2, out=sys.argv[1], progress=False)
+grid = {{"i": list(range({runs}))}}
+sweep(slow_tail_square, grid=grid, workers=2, out=sys.argv[1], progress=False)
 """
 
 
@@ -239,7 +248,9 @@ def test_a_killed_sweep_resumes_from_its_file_and_runs_each_run_once(tmp_path):
         process.wait()
     before = pd.read_parquet(out)
     assert runs // 2 <= len(before) < runs, "the sweep was not stopped half-way"
-    table = sweep(slow_square, grid={"i": list(range(runs))}, workers=2, out=out, progress=False)
+    table = sweep(
+        slow_tail_square, grid={"i": list(range(runs))}, workers=2, out=out, progress=False
+    )
     after = pd.read_parquet(out)
     assert len(after) == runs and after["seed"].is_unique
     assert sorted(after["i"]) == list(range(runs))
