@@ -5,8 +5,10 @@
 True
 """
 
+from .axis_joints import AngularSpring, PrismaticJoint, RopeJoint, WheelJoint
 from .body import Body
 from .collide import Collision, CollisionBatch, collide, collide_many
+from .drive_joints import GearJoint, MotorJoint
 from .events import Contact, Event, SensorOverlap
 from .joints import DistanceJoint, Joint, MouseJoint, RevoluteJoint, WeldJoint
 from .shapes import Box, Circle, ConcavePolygon, Polygon, Shape
@@ -20,6 +22,12 @@ __all__ = [
     "MouseJoint",
     "RevoluteJoint",
     "WeldJoint",
+    "PrismaticJoint",
+    "WheelJoint",
+    "RopeJoint",
+    "AngularSpring",
+    "GearJoint",
+    "MotorJoint",
     "Event",
     "HandlerError",
     "SensorOverlap",

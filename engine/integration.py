@@ -41,7 +41,8 @@ def integrate_positions(parts, part_reach, owner, solid, body: dict, jointed, ig
          body["body_id"], jointed), ignored,
         (m.body_a, m.body_b, m.normal, m.arm_a, m.arm_b, m.separation, m.slop), solve_contacts,
         (joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
-         joints["lower"], joints["upper"], joints["length"], joints["frequency"]),
+         joints["lower"], joints["upper"], joints["length"], joints["frequency"],
+         joints["axis"], joints["ratio"], joints["rest_angle"]),
         slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt, passes, settings,
     )  # fmt: skip
 
@@ -80,7 +81,7 @@ def _integrate(table, solid, bodies, owner, filters, ignored, contacts, solve_co
             free[j] = not (touching[slots[j, 0]] or touching[slots[j, 1]])
         correct_joint_positions(
             *joints, slots, solve_joints, poses, inv_mass, inv_inertia, passes,
-            max_correction, True, start, velocity, dt, free,
+            max_correction, world_slop, True, start, velocity, dt, free,
         )  # fmt: skip
     integrated = poses.copy()
     turned = np.empty(n + 1)
@@ -93,7 +94,7 @@ def _integrate(table, solid, bodies, owner, filters, ignored, contacts, solve_co
     if any_joint:
         correct_joint_positions(
             *joints, slots, solve_joints, poses, inv_mass, inv_inertia, passes,
-            max_correction, False, start, velocity, dt, solve_joints,
+            max_correction, world_slop, False, start, velocity, dt, solve_joints,
         )  # fmt: skip
     pushed = np.zeros(n, dtype=np.bool_)
     for i in range(n):

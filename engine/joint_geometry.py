@@ -5,7 +5,16 @@ Each joint has a main block of up to three coupled rows, solved together:
 - revolute: the pivot, rows 0 and 1 (x and y of the gap between the two anchor points);
 - weld: the pivot and the relative angle, rows 0, 1 and 2;
 - distance: the gap along the line between the anchors, row 0;
-- mouse: the pivot against the target (slot A is the world), rows 0 and 1.
+- mouse: the pivot against the target (slot A is the world), rows 0 and 1;
+- prismatic: B's anchor off the axis (row 0) and the relative angle (row 2);
+- wheel: B's anchor off the axis, row 0;
+- gear: angle_a + ratio angle_b, row 0;
+- motor joint: B's centre against its target in A's frame and the relative angle, rows
+  0, 1 and 2 (solved softly, with its bounds: see ``engine.joint_solver``);
+- rope and angular spring: none; their one row is the joint's axis row.
+
+Prismatic and wheel joints, ropes and angular springs also have an axis row (see
+``axis_row``): the coordinate that their motors, limits and springs act along.
 
 A row is a (6,) vector acting on (vx, vy, w) of slot A then of slot B. Unused rows are
 zero; their effective mass is set to 1 so that a block always inverts and leaves them 0.
@@ -19,18 +28,27 @@ import math
 import numpy as np
 
 from .jit import kernel
-from .joint_store import DISTANCE, WELD
+from .joint_store import ANGULAR_SPRING, DISTANCE, GEAR, MOTOR_JOINT, PRISMATIC, ROPE, WELD, WHEEL
 from .rows import jacobian_row
 
-# Used rows of each joint kind's main block: revolute, distance, weld, mouse.
-USED_ROWS = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 1], [1, 1, 0]], dtype=np.bool_)
+# Used rows of each joint kind's main block, by kind code (see ``engine.joint_store``):
+# revolute, distance, weld, mouse, prismatic, wheel, rope, angular spring, gear, motor.
+USED_ROWS = np.array(
+    [[1, 1, 0], [1, 0, 0], [1, 1, 1], [1, 1, 0], [1, 0, 1],
+     [1, 0, 0], [0, 0, 0], [0, 0, 0], [1, 0, 0], [1, 1, 1]],
+    dtype=np.bool_,
+)  # fmt: skip
+# The kinds with an axis row.
+HAS_AXIS = np.array([0, 0, 0, 0, 1, 1, 1, 1, 0, 0], dtype=np.bool_)
 
 
 @kernel(inline=True)
-def main_rows(kind, anchor_a, anchor_b, pose_a, pose_b, length, reference_angle, rows, error):
+def main_rows(
+    kind, anchor_a, anchor_b, axis, pose_a, pose_b, length, reference_angle, ratio, rows, error
+):
     """Fill rows (3, 6) and error (3,) (C, zero in unused rows) of one joint at poses
-    pose_a, pose_b (3,) (x, y, angle; the world's is zero); anchors (2,) in each slot's
-    frame. Returns the joint angle, angle_b - angle_a - reference_angle."""
+    pose_a, pose_b (3,) (x, y, angle; the world's is zero); anchors and axis (2,) in each
+    slot's frame. Returns the joint angle, angle_b - angle_a - reference_angle."""
     ca, sa = math.cos(pose_a[2]), math.sin(pose_a[2])
     cb, sb = math.cos(pose_b[2]), math.sin(pose_b[2])
     arm_ax = ca * anchor_a[0] - sa * anchor_a[1]
@@ -52,15 +70,67 @@ def main_rows(kind, anchor_a, anchor_b, pose_a, pose_b, length, reference_angle,
         jacobian_row(rows[0], ux, uy, arm_ax, arm_ay, arm_bx, arm_by)
         error[0] = span - length
         return angle
+    if kind == PRISMATIC or kind == WHEEL:
+        # Off the axis: along its normal n, which turns with A. B's anchor moves relative
+        # to the line, and the line turns about A's centre: arm rA + gap on A's side.
+        nx = -(sa * axis[0] + ca * axis[1])
+        ny = ca * axis[0] - sa * axis[1]
+        jacobian_row(rows[0], nx, ny, arm_ax + gap_x, arm_ay + gap_y, arm_bx, arm_by)
+        error[0] = nx * gap_x + ny * gap_y
+        if kind == PRISMATIC:
+            rows[2, 2], rows[2, 5] = -1.0, 1.0
+            error[2] = angle
+        return angle
+    if kind == GEAR:
+        rows[0, 2], rows[0, 5] = 1.0, ratio
+        error[0] = pose_a[2] + ratio * pose_b[2] - reference_angle
+        return angle
+    if kind == ROPE or kind == ANGULAR_SPRING:
+        return angle
     # The pivot: velocity of B's anchor minus A's, w x r = (-w r_y, w r_x).
     rows[0, 0], rows[0, 2], rows[0, 3], rows[0, 5] = -1.0, arm_ay, 1.0, -arm_by
     rows[1, 1], rows[1, 2], rows[1, 4], rows[1, 5] = -1.0, -arm_ax, 1.0, arm_bx
     error[0] = gap_x
     error[1] = gap_y
-    if kind == WELD:
+    if kind == WELD or kind == MOTOR_JOINT:
         rows[2, 2], rows[2, 5] = -1.0, 1.0
         error[2] = angle
     return angle
+
+
+@kernel(inline=True)
+def axis_row(kind, anchor_a, anchor_b, axis, pose_a, pose_b, reference_angle, rest_angle, row):
+    """Fill ``row`` (6,) with the Jacobian of the joint's axis coordinate at poses pose_a,
+    pose_b (3,) and return the coordinate: a prismatic or wheel joint's translation along
+    its axis (2,) (turning with A), a rope's span, an angular spring's angle from its rest
+    angle. Other kinds: zero row, 0."""
+    row[:] = 0.0
+    angle = pose_b[2] - pose_a[2] - reference_angle
+    if kind == ANGULAR_SPRING:
+        row[2], row[5] = -1.0, 1.0
+        return angle - rest_angle
+    ca, sa = math.cos(pose_a[2]), math.sin(pose_a[2])
+    cb, sb = math.cos(pose_b[2]), math.sin(pose_b[2])
+    arm_ax = ca * anchor_a[0] - sa * anchor_a[1]
+    arm_ay = sa * anchor_a[0] + ca * anchor_a[1]
+    arm_bx = cb * anchor_b[0] - sb * anchor_b[1]
+    arm_by = sb * anchor_b[0] + cb * anchor_b[1]
+    gap_x = pose_b[0] + arm_bx - pose_a[0] - arm_ax
+    gap_y = pose_b[1] + arm_by - pose_a[1] - arm_ay
+    if kind == ROPE:
+        span = math.hypot(gap_x, gap_y)
+        if span > 1e-9:
+            ux, uy = gap_x / span, gap_y / span
+        else:
+            ux, uy = 1.0, 0.0
+        jacobian_row(row, ux, uy, arm_ax, arm_ay, arm_bx, arm_by)
+        return span
+    if kind == PRISMATIC or kind == WHEEL:
+        ux = ca * axis[0] - sa * axis[1]
+        uy = sa * axis[0] + ca * axis[1]
+        jacobian_row(row, ux, uy, arm_ax + gap_x, arm_ay + gap_y, arm_bx, arm_by)
+        return ux * gap_x + uy * gap_y
+    return 0.0
 
 
 @kernel(inline=True)

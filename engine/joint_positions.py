@@ -4,10 +4,12 @@ Velocities that satisfy a joint exactly still let its anchors drift apart over a
 bodies move along tangents of curved paths). After positions are integrated, each rigid
 joint's error C is measured at the bodies' current poses and removed by a position
 impulse  -K^-1 C  (non-linear Gauss-Seidel, as Box2D 2.x does), joint after joint, so
-each correction sees the ones before it. Pivots and welds are corrected fully; a rod by at
-most ``max_correction`` per pass; a revolute limit by at most MAX_ANGULAR_CORRECTION,
-leaving ANGULAR_SLOP so that a joint resting on its limit does not jitter. Springs and
-mouse joints are soft by design and are not corrected.
+each correction sees the ones before it. Pivots, welds, prismatic and wheel axes and gears
+are corrected fully; a rod by at most ``max_correction`` per pass; a revolute limit by at
+most MAX_ANGULAR_CORRECTION, leaving ANGULAR_SLOP so that a joint resting on its limit
+does not jitter; a prismatic limit or a rope by at most ``max_correction``, leaving the
+world's linear slop. Springs, mouse and motor joints are soft by design and are not
+corrected.
 
 With ``carry`` the correction is the SHAKE-style first pass: only the free joints (whose
 bodies touch nothing) are corrected, only for the drift of the step's curved motion,
@@ -23,24 +25,32 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows, slot_scale
-from .joint_store import DISTANCE, MOUSE, REVOLUTE
+from .joint_geometry import (
+    HAS_AXIS,
+    USED_ROWS,
+    axis_row,
+    effective_mass,
+    inverse3,
+    main_rows,
+    slot_scale,
+)
+from .joint_store import ANGULAR_SPRING, DISTANCE, MOTOR_JOINT, MOUSE, REVOLUTE, ROPE, WHEEL
 from .settings import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 
 
 @kernel
 def correct_joint_positions(
-    kind, anchor_a, anchor_b, reference_angle, lower, upper, length, frequency, slots,
-    solve, poses, inv_mass, inv_inertia, passes, max_correction, carry, start_poses,
-    velocities, dt, free,
+    kind, anchor_a, anchor_b, reference_angle, lower, upper, length, frequency, axis, ratio,
+    rest_angle, slots, solve, poses, inv_mass, inv_inertia, passes, max_correction, slop,
+    carry, start_poses, velocities, dt, free,
 ):  # fmt: skip
     """Move ``poses`` (N + 1, 3) (x, y, angle) in place to close the joints' errors.
 
     Joint columns (J,) as in ``engine.joint_store``; slots: (J, 2) rows of slot A and B in
     ``poses`` (the world: the last row, kept at zero); solve: (J,) bool joints to correct;
-    inv_mass, inv_inertia: (N + 1,). carry: the SHAKE pass (see the module docstring),
-    with start_poses (N + 1, 3), velocities (N + 1, 3) changed in place, dt, and free
-    (J,) bool; without it those are ignored.
+    inv_mass, inv_inertia: (N + 1,); slop: the world's linear slop. carry: the SHAKE pass
+    (see the module docstring), with start_poses (N + 1, 3), velocities (N + 1, 3)
+    changed in place, dt, and free (J,) bool; without it those are ignored.
     """
     j_count = len(kind)
     rows = np.zeros((3, 6))
@@ -54,10 +64,13 @@ def correct_joint_positions(
     used = np.zeros(3, dtype=np.bool_)
     mixed = np.zeros((3, 3))
     start_push = np.zeros((3, 6))
+    line = np.zeros(6)
     # The joints corrected: rigid ones, and for the carry pass only the free ones.
     corrected = np.zeros(j_count, dtype=np.bool_)
     for j in range(j_count):
-        rigid = kind[j] != MOUSE and (kind[j] != DISTANCE or frequency[j] == 0.0)
+        knd = kind[j]
+        soft = knd == MOUSE or knd == MOTOR_JOINT or knd == ANGULAR_SPRING
+        rigid = not soft and (knd != DISTANCE or frequency[j] == 0.0)
         corrected[j] = solve[j] and rigid and (free[j] or not carry)
     start_rows = np.zeros((j_count, 3, 6))
     start_error = np.zeros((j_count, 3))
@@ -69,8 +82,8 @@ def correct_joint_positions(
                 continue
             a, b = slots[j, 0], slots[j, 1]
             main_rows(
-                kind[j], anchor_a[j], anchor_b[j], start_poses[a], start_poses[b],
-                length[j], reference_angle[j], start_rows[j], start_error[j],
+                kind[j], anchor_a[j], anchor_b[j], axis[j], start_poses[a], start_poses[b],
+                length[j], reference_angle[j], ratio[j], start_rows[j], start_error[j],
             )  # fmt: skip
             for r in range(3):
                 linear = 0.0
@@ -86,9 +99,15 @@ def correct_joint_positions(
             slot_scale(inv_mass, inv_inertia, a, b, scale)
             if not carry and kind[j] == REVOLUTE:
                 _correct_limit(poses, a, b, reference_angle[j], lower[j], upper[j], scale)
+            if not carry and HAS_AXIS[kind[j]] and kind[j] != WHEEL:
+                _correct_axis_limit(
+                    kind[j], anchor_a[j], anchor_b[j], axis[j], poses, a, b,
+                    reference_angle[j], rest_angle[j], lower[j], upper[j], length[j], scale,
+                    slop, max_correction, line,
+                )  # fmt: skip
             main_rows(
-                kind[j], anchor_a[j], anchor_b[j], poses[a], poses[b], length[j],
-                reference_angle[j], rows, error,
+                kind[j], anchor_a[j], anchor_b[j], axis[j], poses[a], poses[b], length[j],
+                reference_angle[j], ratio[j], rows, error,
             )  # fmt: skip
             for r in range(3):
                 used[r] = USED_ROWS[kind[j], r]
@@ -117,10 +136,10 @@ def correct_joint_positions(
                 inverse3(k, inverse)
                 along_start = True
                 for r in range(3):
-                    ratio = 0.0
+                    share = 0.0
                     for c in range(3):
-                        ratio += inverse[r, c] * mixed[c, r]
-                    if not ratio > 0.5:
+                        share += inverse[r, c] * mixed[c, r]
+                    if not share > 0.5:
                         along_start = False
                 if along_start:
                     k[:, :] = mixed
@@ -155,3 +174,30 @@ def _correct_limit(poses, a, b, reference_angle, lower, upper, scale):
     impulse = -error / axial if axial > 0.0 else 0.0
     poses[a, 2] -= scale[2] * impulse
     poses[b, 2] += scale[5] * impulse
+
+
+@kernel(inline=True)
+def _correct_axis_limit(kind, anchor_a, anchor_b, axis, poses, a, b, reference_angle,
+                        rest_angle, lower, upper, length, scale, slop, max_correction,
+                        line):  # fmt: skip
+    """Move a prismatic joint past its translation limits, or a rope past its length, back
+    towards them (poses in place), along the axis row (line: (6,) scratch)."""
+    value = axis_row(
+        kind, anchor_a, anchor_b, axis, poses[a], poses[b], reference_angle, rest_angle, line
+    )
+    if kind == ROPE:
+        lower, upper = -np.inf, length
+    below = min(max(value - lower + slop, -max_correction), 0.0)
+    above = min(max(value - upper - slop, 0.0), max_correction)
+    error = below + above
+    if error == 0.0:
+        return
+    inverse = 0.0
+    for q in range(6):
+        inverse += line[q] * line[q] * scale[q]
+    if not inverse > 0.0:
+        return
+    impulse = -error / inverse
+    for q in range(3):
+        poses[a, q] += scale[q] * line[q] * impulse
+        poses[b, q] += scale[3 + q] * line[3 + q] * impulse

@@ -20,11 +20,13 @@ with stiffness k = m w^2 and damping c = 2 m zeta w for the row's mass m, w = 2 
       impulse = -(K + gamma)^-1 (Cdot + bias + gamma * accumulated),
       gamma = 1 / (h (c + h k)),  bias = C h k gamma.
 
-A mouse joint's accumulated impulse is capped at max_force * h.
+A mouse joint's accumulated impulse is capped at max_force * h. A motor joint's main block
+(B's pose against its target) is driven by a bias of ``correction`` times its error per
+step, its linear impulse capped at max_force * h and its angular one at max torque * h.
 
-Everything a pass reads of a joint is one row of a single (J, COLUMNS) array, and its
-accumulated impulses one row of a (J, 6) array: an inner-loop helper handed many arrays
-pays for each of them on every call, more than for the arithmetic.
+Prismatic and wheel joints, ropes and angular springs also have an axis row with its own
+motor, limits or spring (``engine.joint_axis``); the column layout is in
+``engine.joint_columns``.
 """
 
 from __future__ import annotations
@@ -34,39 +36,64 @@ import math
 import numpy as np
 
 from .jit import kernel
-from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows, slot_scale
-from .joint_store import DISTANCE, MOUSE, REVOLUTE
+from .joint_axis import SYMPLECTIC_LIMIT, prepare_axis, solve_axis, warm_start_axis
+from .joint_columns import (
+    ACCUMULATED,
+    AXIS_DRIVE,
+    BIAS,
+    COLUMNS,
+    GAMMA,
+    INVERSE,
+    LOWER,
+    LOWER_BIAS,
+    LOWER_MASS,
+    MAX_ANGULAR_IMPULSE,
+    MAX_IMPULSE,
+    MAX_MOTOR_IMPULSE,
+    MOTOR,
+    MOTOR_MASS,
+    MOTOR_SPEED,
+    PUSH,
+    ROWS,
+    SPRING,
+    SPRING_DAMPING,
+    SPRING_IMPULSE,
+    SPRING_PUSH,
+    SPRING_SCALE,
+    UPPER,
+    UPPER_BIAS,
+    UPPER_MASS,
+)
+from .joint_geometry import (
+    HAS_AXIS,
+    USED_ROWS,
+    axis_row,
+    effective_mass,
+    inverse3,
+    main_rows,
+    slot_scale,
+)
+from .joint_store import DISTANCE, MOTOR_JOINT, MOUSE, REVOLUTE, WHEEL
 
-# Largest w h (w = 2 pi f) at which a spring is integrated symplectically (see above).
-SYMPLECTIC_LIMIT = 0.5
-
-# Columns of the prepared joint rows (see ``prepare_joints``).
-ROWS = 0  # 18: the main block's three Jacobian rows, (3, 6) row-major
-PUSH = 18  # 18: the same scaled by inverse mass and inertia (velocity per impulse)
-INVERSE = 36  # 9: (K + gamma)^-1, row-major; zero for a broken block
-GAMMA, BIAS = 45, 48  # 3 each: softness of each row, and its bias
-MAX_IMPULSE = 51  # a mouse joint's max_force * h; inf otherwise
-SPRING, SPRING_PUSH, SPRING_DAMPING, SPRING_SCALE = 52, 53, 54, 55  # symplectic springs
-MOTOR_MASS, MAX_MOTOR_IMPULSE, MOTOR_SPEED = 56, 57, 58
-LOWER_MASS, UPPER_MASS, LOWER_BIAS, UPPER_BIAS = 59, 60, 61, 62
-COLUMNS = 63
-# Columns of the accumulated impulses.
-MOTOR, LOWER, UPPER = 3, 4, 5  # after the main block's three
+__all__ = [
+    "ACCUMULATED", "LOWER", "MOTOR", "SPRING_IMPULSE", "SYMPLECTIC_LIMIT", "UPPER",
+    "prepare_joints", "solve_joint", "warm_start_joints",
+]  # fmt: skip
 
 
 @kernel
 def prepare_joints(
     kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
-    length, frequency, damping, max_force, slots, solve, poses, inv_mass, inv_inertia, dt,
-    accumulated,
+    length, frequency, damping, max_force, axis, ratio, rest_angle, correction, slots, solve,
+    poses, inv_mass, inv_inertia, dt, accumulated,
 ):  # fmt: skip
-    """What every pass reuses: (J, COLUMNS) rows, one per joint (see the column names
-    above); only the joints with ``solve`` (J,) set are filled.
+    """What every pass reuses: (J, COLUMNS) rows, one per joint (see
+    ``engine.joint_columns``); only the joints with ``solve`` (J,) set are filled.
 
     Joint columns as in ``engine.joint_store``; slots: (J, 2) rows of slots A and B in the
     (N + 1,) arrays poses (N + 1, 3) at the step start, inv_mass and inv_inertia (the world:
-    the last row, zero). accumulated: (J, 6) impulses (main block, motor, lower, upper);
-    those of rows that no longer exist (a motor switched off) are cleared.
+    the last row, zero). accumulated: (J, ACCUMULATED) impulses (main block, motor, lower,
+    upper, spring); those of rows that no longer exist (a motor switched off) are cleared.
     """
     j_count = len(kind)
     c = np.zeros((j_count, COLUMNS))
@@ -76,6 +103,7 @@ def prepare_joints(
     error = np.zeros(3)
     scale = np.zeros(6)
     k = np.zeros((3, 3))
+    line = np.zeros(6)
     for j in range(j_count):
         if not solve[j]:
             continue
@@ -83,13 +111,14 @@ def prepare_joints(
         knd = kind[j]
         used = USED_ROWS[knd]
         angle = main_rows(
-            knd, anchor_a[j], anchor_b[j], poses[a], poses[b], length[j], reference_angle[j],
-            rows, error,
+            knd, anchor_a[j], anchor_b[j], axis[j], poses[a], poses[b], length[j],
+            reference_angle[j], ratio[j], rows, error,
         )  # fmt: skip
         slot_scale(inv_mass, inv_inertia, a, b, scale)
         effective_mass(rows, scale, used, k, push)
         omega = 2.0 * math.pi * frequency[j]
         c[j, MAX_IMPULSE] = np.inf
+        c[j, MAX_ANGULAR_IMPULSE] = np.inf
         c[j, SPRING_SCALE] = 1.0
         if knd == DISTANCE and omega > 0.0 and omega * dt <= SYMPLECTIC_LIMIT:
             # Symplectic spring: elastic push fixed at the step start, implicit damping.
@@ -120,6 +149,10 @@ def prepare_joints(
                 k[:, :] = 0.0
                 for r in range(3):
                     k[r, r] = 1.0
+        elif knd == MOTOR_JOINT:
+            # A drive, not a constraint: it closes a share of the pose error each step.
+            for r in range(3):
+                c[j, BIAS + r] = correction[j] * error[r] / dt
         inverse3(k, inverse)
         for r in range(3):
             for q in range(6):
@@ -127,29 +160,46 @@ def prepare_joints(
                 c[j, PUSH + 6 * r + q] = push[r, q]
             for q in range(3):
                 c[j, INVERSE + 3 * r + q] = inverse[r, q]
-        if knd == MOUSE:
+        if knd == MOUSE or knd == MOTOR_JOINT:
             c[j, MAX_IMPULSE] = max_force[j] * dt
+        if knd == MOTOR_JOINT:
+            c[j, MAX_ANGULAR_IMPULSE] = max_motor_torque[j] * dt
         # Motor and limits act on the relative angular speed, with the axial mass.
         axial = inv_inertia[a] + inv_inertia[b]
         axial_mass = 1.0 / axial if axial > 0.0 else 0.0
         revolute = knd == REVOLUTE
-        if revolute and max_motor_torque[j] > 0.0:
+        motor_used = low_used = high_used = spring_used = False
+        if (revolute or knd == WHEEL) and max_motor_torque[j] > 0.0:
             c[j, MOTOR_MASS] = axial_mass
-        else:
-            accumulated[j, MOTOR] = 0.0
+            motor_used = True
         c[j, MAX_MOTOR_IMPULSE] = max_motor_torque[j] * dt
         c[j, MOTOR_SPEED] = motor_speed[j]
         # Speculative: a limit still ahead may be closed within the step and no more.
         if revolute and math.isfinite(lower[j]):
             c[j, LOWER_MASS] = axial_mass
             c[j, LOWER_BIAS] = max(angle - lower[j], 0.0) / dt
-        else:
-            accumulated[j, LOWER] = 0.0
+            low_used = True
         if revolute and math.isfinite(upper[j]):
             c[j, UPPER_MASS] = axial_mass
             c[j, UPPER_BIAS] = max(upper[j] - angle, 0.0) / dt
-        else:
+            high_used = True
+        if HAS_AXIS[knd]:
+            value = axis_row(
+                knd, anchor_a[j], anchor_b[j], axis[j], poses[a], poses[b], reference_angle[j],
+                rest_angle[j], line,
+            )  # fmt: skip
+            motor_used, low_used, high_used, spring_used = prepare_axis(
+                c, j, knd, value, line, scale, lower[j], upper[j], length[j], max_force[j],
+                frequency[j], damping[j], dt,
+            )  # fmt: skip
+        if not motor_used:
+            accumulated[j, MOTOR] = 0.0
+        if not low_used:
+            accumulated[j, LOWER] = 0.0
+        if not high_used:
             accumulated[j, UPPER] = 0.0
+        if not spring_used:
+            accumulated[j, SPRING_IMPULSE] = 0.0
         for r in range(3):
             if not used[r]:
                 accumulated[j, r] = 0.0
@@ -190,22 +240,29 @@ def _speed(velocity, a, b, c, j, r):
 
 
 @kernel
-def warm_start_joints(slots, solve, c, accumulated, inv_inertia, velocity):
-    """Apply last step's joint impulses (accumulated (J, 6)) to ``velocity`` (N + 1, 3)."""
+def warm_start_joints(kind, slots, solve, c, accumulated, inv_inertia, velocity):
+    """Apply last step's joint impulses (accumulated (J, ACCUMULATED)) to ``velocity``
+    (N + 1, 3)."""
     for j in range(len(slots)):
         if not solve[j]:
             continue
         a, b = slots[j, 0], slots[j, 1]
         for r in range(3):
             _push_row(velocity, a, b, c, j, r, accumulated[j, r])
-        angular = accumulated[j, MOTOR] + accumulated[j, LOWER] - accumulated[j, UPPER]
-        _turn(velocity, a, b, inv_inertia, angular)
+        if HAS_AXIS[kind[j]]:
+            warm_start_axis(j, a, b, c, accumulated, velocity)
+        if c[j, AXIS_DRIVE] == 0.0:
+            angular = accumulated[j, MOTOR] + accumulated[j, LOWER] - accumulated[j, UPPER]
+            _turn(velocity, a, b, inv_inertia, angular)
 
 
 @kernel(inline=True)
-def solve_joint(j, a, b, c, accumulated, inv_inertia, velocity):
+def solve_joint(j, a, b, has_axis, c, accumulated, inv_inertia, velocity):
     """One Gauss-Seidel visit of joint j (slots a, b; prepared rows c; impulses
-    accumulated (J, 6)): motor, limits, then the main block."""
+    accumulated (J, ACCUMULATED)): its axis row, angular motor, limits, then the main
+    block."""
+    if has_axis:
+        solve_axis(j, a, b, c, accumulated, velocity)
     if c[j, MOTOR_MASS] > 0.0:
         relative = velocity[b, 2] - velocity[a, 2] - c[j, MOTOR_SPEED]
         old = accumulated[j, MOTOR]
@@ -240,11 +297,14 @@ def solve_joint(j, a, b, c, accumulated, inv_inertia, velocity):
         # Elastic push fixed at the step start, damping against the velocity now.
         step0 = -(c[j, SPRING_DAMPING] * speed0 + c[j, SPRING_PUSH] + x0) * c[j, SPRING_SCALE]
     new0, new1, new2 = x0 + step0, x1 + step1, x2 + step2
-    # A mouse joint pulls with at most max_force: cap the accumulated impulse's length.
-    size = math.sqrt(new0 * new0 + new1 * new1 + new2 * new2)
+    # A mouse or motor joint pushes with at most max_force: cap the accumulated linear
+    # impulse's length (row 2 of a mouse is unused and zero), and a motor joint's torque.
+    size = math.sqrt(new0 * new0 + new1 * new1)
     if size > c[j, MAX_IMPULSE]:
         factor = c[j, MAX_IMPULSE] / size
-        new0, new1, new2 = new0 * factor, new1 * factor, new2 * factor
+        new0, new1 = new0 * factor, new1 * factor
+    if abs(new2) > c[j, MAX_ANGULAR_IMPULSE]:
+        new2 = math.copysign(c[j, MAX_ANGULAR_IMPULSE], new2)
     _push_row(velocity, a, b, c, j, 0, new0 - x0)
     _push_row(velocity, a, b, c, j, 1, new1 - x1)
     _push_row(velocity, a, b, c, j, 2, new2 - x2)

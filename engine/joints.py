@@ -62,6 +62,46 @@ def _number_field(name: str, check, doc: str) -> property:
     return property(read, write, doc=doc)
 
 
+def _lower_limit(doc: str) -> property:
+    """The ``lower`` limit property: None for no limit, never above ``upper``."""
+
+    def read(joint):
+        value = float(joint._read("lower"))
+        return None if np.isinf(value) else value
+
+    def write(joint, value) -> None:
+        value = _limit(value, "lower", -np.inf)
+        if value > joint._read("upper"):
+            raise ValueError(f"lower: must be <= upper ({joint.upper}), got {value}")
+        joint._write("lower", value)
+
+    return property(read, write, doc=doc)
+
+
+def _upper_limit(doc: str) -> property:
+    """The ``upper`` limit property: None for no limit, never below ``lower``."""
+
+    def read(joint):
+        value = float(joint._read("upper"))
+        return None if np.isinf(value) else value
+
+    def write(joint, value) -> None:
+        value = _limit(value, "upper", np.inf)
+        if value < joint._read("lower"):
+            raise ValueError(f"upper: must be >= lower ({joint.lower}), got {value}")
+        joint._write("upper", value)
+
+    return property(read, write, doc=doc)
+
+
+def _limits(lower, upper) -> dict:
+    """The spec entries of a pair of limits (None: no limit), checked."""
+    spec = {"lower": _limit(lower, "lower", -np.inf), "upper": _limit(upper, "upper", np.inf)}
+    if spec["lower"] > spec["upper"]:
+        raise ValueError(f"lower: must be <= upper, got {lower} > {upper}")
+    return spec
+
+
 def _check_bool(value, argument: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{argument}: expected a bool, got {type(value).__name__}")
@@ -83,8 +123,9 @@ def _turn(vector: np.ndarray, angle: float) -> np.ndarray:
 
 
 class Joint:
-    """Base of the joint handles. Build a RevoluteJoint, DistanceJoint, WeldJoint or
-    MouseJoint and add it with ``World.add_joint``."""
+    """Base of the joint handles. Build a RevoluteJoint, DistanceJoint, WeldJoint,
+    MouseJoint, PrismaticJoint, WheelJoint, RopeJoint, AngularSpring, GearJoint or
+    MotorJoint and add it with ``World.add_joint``."""
 
     __slots__ = ("_world", "_id", "_body_a", "_body_b", "_points", "_spec", "__weakref__")
     _kind = -1
@@ -146,6 +187,12 @@ class Joint:
         """Whether the two bodies still collide with each other (fixed when built)."""
         return bool(self._read("collide_connected"))
 
+    def _slots(self) -> tuple:
+        """The bodies in slots A and B (None: the world, always in slot A)."""
+        if self._body_b is None:
+            return None, self._body_a
+        return self._body_a, self._body_b
+
     def _record(self) -> dict:
         """The joint-table row of this joint, from the bodies' poses now."""
         a, b = self._body_a, self._body_b
@@ -156,6 +203,8 @@ class Joint:
             slots, points = (a, b), (point_a, point_b)
 
         def local(body, point):
+            if point is None:  # a joint without anchors
+                return np.zeros(2)
             if body is None:
                 return np.asarray(point, dtype=np.float64)
             return _turn(point - body.position, -body.angle)
@@ -181,6 +230,22 @@ class Joint:
         bodies = self._world._bodies.arrays
         return bodies["position"][row].copy(), float(bodies["angle"][row])
 
+    def _slot_motion(self, slot: int):
+        """(velocity (2,), angular velocity) of slot 0 (A) or 1 (B) now; the world's is 0."""
+        row = self._row  # raises when the joint is not in a world
+        body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][row])
+        if body_id == WORLD:
+            return np.zeros(2), 0.0
+        row = int(self._world._row_of_id[body_id])
+        bodies = self._world._bodies.arrays
+        return bodies["velocity"][row].copy(), float(bodies["angular_velocity"][row])
+
+    def _relative_angle(self) -> float:
+        """Slot B's turn relative to slot A since the joint was made, rad."""
+        _, angle_a = self._slot_pose(0)
+        _, angle_b = self._slot_pose(1)
+        return angle_b - angle_a - float(self._read("reference_angle"))
+
     def _anchor(self, slot: int) -> np.ndarray:
         position, angle = self._slot_pose(slot)
         return position + _turn(self._read("anchor_" + "ab"[slot]), angle)
@@ -202,14 +267,19 @@ class Joint:
     def reaction_force(self) -> np.ndarray:
         """(2,) force in N the joint put on body_b in the last step (on body_a when alone);
         the other body felt the opposite."""
+        return self._linear_impulse() / self._world.dt
+
+    def _linear_impulse(self) -> np.ndarray:
+        """(2,) impulse the joint's rows put on slot B's centre of mass in the last step."""
         impulse = self._read("impulse")
         if self._kind == DISTANCE:
-            axis = self._anchor(1) - self._anchor(0)
-            axis = axis / max(np.hypot(*axis), 1e-12)
-            force = impulse[0] * axis
-        else:
-            force = impulse[:2].copy()
-        return force / self._world.dt
+            return impulse[0] * self._span_direction()
+        return impulse[:2].copy()
+
+    def _span_direction(self) -> np.ndarray:
+        """(2,) unit vector from slot A's anchor to slot B's, now (x when they coincide)."""
+        axis = self._anchor(1) - self._anchor(0)
+        return axis / max(np.hypot(*axis), 1e-12)
 
     def __repr__(self) -> str:
         state = "in a world" if self.world is not None else "not in a world"
@@ -241,13 +311,10 @@ class RevoluteJoint(Joint):
     ):
         anchor = _point(anchor, "anchor")
         spec = {
-            "lower": _limit(lower, "lower", -np.inf),
-            "upper": _limit(upper, "upper", np.inf),
+            **_limits(lower, upper),
             "motor_speed": _spin(motor_speed, "motor_speed"),
             "max_motor_torque": _non_negative(max_motor_torque, "max_motor_torque"),
         }
-        if spec["lower"] > spec["upper"]:
-            raise ValueError(f"lower: must be <= upper, got {lower} > {upper}")
         super().__init__(body_a, body_b, (anchor, anchor), spec, collide_connected)
 
     @property
@@ -269,31 +336,8 @@ class RevoluteJoint(Joint):
             rates.append(0.0 if body_row < 0 else float(spin[body_row]))
         return rates[1] - rates[0]
 
-    @property
-    def lower(self):
-        """Lower angle limit in radians, or None."""
-        value = float(self._read("lower"))
-        return None if np.isinf(value) else value
-
-    @lower.setter
-    def lower(self, value) -> None:
-        value = _limit(value, "lower", -np.inf)
-        if value > self._read("upper"):
-            raise ValueError(f"lower: must be <= upper ({self.upper}), got {value}")
-        self._write("lower", value)
-
-    @property
-    def upper(self):
-        """Upper angle limit in radians, or None."""
-        value = float(self._read("upper"))
-        return None if np.isinf(value) else value
-
-    @upper.setter
-    def upper(self, value) -> None:
-        value = _limit(value, "upper", np.inf)
-        if value < self._read("lower"):
-            raise ValueError(f"upper: must be >= lower ({self.lower}), got {value}")
-        self._write("upper", value)
+    lower = _lower_limit("Lower angle limit in radians, or None.")
+    upper = _upper_limit("Upper angle limit in radians, or None.")
 
     motor_speed = _number_field(
         "motor_speed", _spin, "Speed the motor drives the joint angle at, rad/s."

@@ -107,14 +107,17 @@ joint.<field>                  (J, ...)     one per field of ``engine.joint_stor
                                             with its dtype, rows in the order the joints
                                             were added: joint_id, body_a, body_b (J,) i8
                                             (body ids; body_a -1: the world); kind (J,) i1
-                                            (0 revolute, 1 distance, 2 weld, 3 mouse);
-                                            anchor_a, anchor_b (J, 2) f8; reference_angle,
-                                            lower, upper, motor_speed, max_motor_torque,
-                                            length, frequency, damping, max_force (J,) f8;
+                                            (0 revolute, 1 distance, 2 weld, 3 mouse,
+                                            4 prismatic, 5 wheel, 6 rope, 7 angular spring,
+                                            8 gear, 9 motor); anchor_a, anchor_b, axis
+                                            (J, 2) f8; reference_angle, lower, upper,
+                                            motor_speed, max_motor_torque, length,
+                                            frequency, damping, max_force, ratio,
+                                            rest_angle, correction (J,) f8;
                                             collide_connected (J,) bool; impulse (J, 3) f8,
-                                            motor_impulse, lower_impulse, upper_impulse
-                                            (J,) f8. Floats finite, except lower (-inf) and
-                                            upper (+inf): no limit
+                                            motor_impulse, lower_impulse, upper_impulse,
+                                            spring_impulse (J,) f8. Floats finite, except
+                                            lower (-inf) and upper (+inf): no limit
 extra_handle_ids               (E,) i8      ids of removed bodies named by event arrays
 warm.keys                      (W,) i8      sorted warm-start point keys
 warm.normal, warm.tangent      (W,) f8      their impulses
@@ -149,10 +152,11 @@ A file is checked completely before anything is built, cheapest checks first:
   counts, ids and rows in range, parts in body order, sorted keys; event keys that name
   live bodies or the removed bodies the file lists, and agree with each other; joints
   between two different live bodies or a body and the world, with at least one dynamic
-  body, valid limits, lengths and spring settings; states ``add_body`` and the setters
-  make: a static body does not move, inverse masses and inertias are exactly 1 / mass and
-  1 / inertia (0 and +inf mass for static and kinematic bodies), only dynamic bodies sleep
-  and a sleeping body does not move, and no more time is banked than ``advance`` leaves;
+  body, valid limits, lengths, axes, ratios, correction factors and spring settings;
+  states ``add_body`` and the setters make: a static body does not move, inverse masses
+  and inertias are exactly 1 / mass and 1 / inertia (0 and +inf mass for static and
+  kinematic bodies), only dynamic bodies sleep and a sleeping body does not move, and no
+  more time is banked than ``advance`` leaves;
 * last, the shapes, built from the header only now: every shape must be used by a body,
   a body's outlines may hold no more vertices than its parts (removed bodies' outlines,
   which have no parts, at most REMOVED_SHAPE_VERTICES more than all live parts), and the
@@ -169,10 +173,15 @@ Version history
 3. Units and tolerances: settings ``units_per_meter``, ``linear_slop``,
    ``restitution_threshold``, ``sleep_threshold``, ``time_to_sleep``; body arrays
    ``thickness``, ``sleep_threshold``, ``damping``, ``gravity_scale``, ``fixed_rotation``.
-   Still read: with the metre defaults and the shapes' thickness.
-4. Arrays ``body.density`` and ``body.origin_offset``, header ``tags`` and ``user_data``
-   (the handles' labels). Still read: dynamic bodies get the density their mass implies,
-   others 1; every body its centre of mass as origin; no tags or user data.
+   Still read: with the metre defaults, the world's sleep threshold and the shapes'
+   thickness.
+4. The prismatic, wheel, rope, angular spring, gear and motor joints (kinds 4 to 9) and
+   their joint fields ``axis``, ``ratio``, ``rest_angle``, ``correction`` and
+   ``spring_impulse``; arrays ``body.density`` and ``body.origin_offset``; header ``tags``
+   and ``user_data`` (the handles' labels). Still read: an older file's joints get zeros
+   in the new fields (its kinds, 0 to 3, do not read them); its dynamic bodies get the
+   density their mass implies, the others 1; every body its centre of mass as origin; no
+   tags or user data.
 """
 
 from __future__ import annotations
@@ -193,11 +202,23 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .axis_joints import AngularSpring, PrismaticJoint, RopeJoint, WheelJoint
 from .body import Body
 from .body_geometry import body_geometry
 from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
+from .drive_joints import MAX_RATIO, GearJoint, MotorJoint
 from .events import ContactTable
-from .joint_store import DISTANCE, JOINT_FIELDS, MOUSE, WORLD
+from .joint_store import (
+    ANGULAR_SPRING,
+    DISTANCE,
+    GEAR,
+    JOINT_FIELDS,
+    MOUSE,
+    PRISMATIC,
+    ROPE,
+    WHEEL,
+    WORLD,
+)
 from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 from .motion_settings import MAX_GRAVITY_SCALE
 from .packing import concatenate, widen
@@ -222,7 +243,8 @@ FORMAT_NAME = "engine-world-snapshot"
 VERSION = 4
 # What each version added: 2 joints; 3 the units and tolerance settings and the body fields
 # below (an older file's bodies get the world's sleep threshold and their shapes' thickness);
-# 4 the body density, origin offset and the handles' tags and user data (an older file's
+# 4 the joint kinds 4 to 9 and the joint fields below (zero in an older file's joints), the
+# body density and origin offset, and the handles' tags and user data (an older file's
 # dynamic bodies get the density their mass and shapes imply, the others 1, the add_body
 # default; every body its centre of mass as origin).
 _ADDED_IN_3 = {
@@ -230,7 +252,13 @@ _ADDED_IN_3 = {
                  "time_to_sleep"),
     "body": ("thickness", "sleep_threshold", "damping", "gravity_scale", "fixed_rotation"),
 }  # fmt: skip
-_ADDED_IN_4 = {"body": ("density", "origin_offset"), "header": ("tags", "user_data")}
+_ADDED_IN_4 = {
+    "joint": ("axis", "ratio", "rest_angle", "correction", "spring_impulse"),
+    "body": ("density", "origin_offset"),
+    "header": ("tags", "user_data"),
+}
+# The joint kinds a file of each version may hold.
+_KINDS_UP_TO_3 = (0, 1, 2, 3)
 # What an older file's bodies get for the fields it lacks (thickness: from their shapes).
 _BODY_DEFAULTS = {
     "thickness": 0.0, "sleep_threshold": 0.0, "damping": 0.0, "gravity_scale": 1.0,
@@ -318,7 +346,13 @@ _STATE = {
 _MAY_BE_INFINITE = frozenset({"mass", "inertia"})
 # Joint limits: the one infinity each may hold, meaning "no limit"; other floats are finite.
 _NO_LIMIT = {"lower": -np.inf, "upper": np.inf}
-_JOINT_CLASSES = {cls._kind: cls for cls in (RevoluteJoint, DistanceJoint, WeldJoint, MouseJoint)}
+_JOINT_CLASSES = {
+    cls._kind: cls
+    for cls in (
+        RevoluteJoint, DistanceJoint, WeldJoint, MouseJoint, PrismaticJoint, WheelJoint,
+        RopeJoint, AngularSpring, GearJoint, MotorJoint,
+    )
+}  # fmt: skip
 _SHAPE_TYPES = {"Box": Box, "Circle": Circle, "Polygon": Polygon, "ConcavePolygon": ConcavePolygon}
 # Body-pair keys pack two ids into 32 bits each; point keys pack part rows into ROW_BITS.
 _MAX_IDS = 2**31
@@ -1258,12 +1292,20 @@ def _check(
         if not has_joints:
             joints[name] = np.zeros((0, *trailing), dtype=dtype)
             continue
+        if header["version"] < 4 and name in _ADDED_IN_4["joint"]:
+            joints[name] = np.zeros((counts["joints"], *trailing), dtype=dtype)
+            continue
         joints[name] = value = check.take(f"joint.{name}", dtype, ("J", *trailing))
         if value.dtype.kind == "f":
             allowed = np.isfinite(value)
             if name in _NO_LIMIT:
                 allowed |= value == _NO_LIMIT[name]
             check.require(allowed, f"array 'joint.{name}' holds NaN or infinity")
+    if has_joints and header["version"] < 4:
+        check.require(
+            np.isin(joints["kind"], _KINDS_UP_TO_3),
+            f"array 'joint.kind' has kinds a version {header['version']} file cannot hold",
+        )
     _check_joints(check, joints, bodies["kind"], row_of_id, state["next_joint_id"])
 
     warm = {}
@@ -1504,6 +1546,28 @@ def _check_joints(
     for name in ("frequency", "damping", "max_force", "max_motor_torque"):
         check.require(joints[name] >= 0.0, f"array 'joint.{name}' holds negative values")
     check.require(joints["frequency"][mouse] > 0.0, "array 'joint.frequency' is 0 for mouse")
+
+    # The kinds of format 4.
+    sprung = (kind == WHEEL) | (kind == ANGULAR_SPRING)
+    check.require(
+        joints["frequency"][sprung] > 0.0, "array 'joint.frequency' is 0 for a wheel or spring"
+    )
+    axial = (kind == PRISMATIC) | (kind == WHEEL)
+    size = np.hypot(joints["axis"][:, 0], joints["axis"][:, 1])
+    check.require(
+        np.abs(size[axial] - 1.0) <= 1e-9, "array 'joint.axis' is not a unit vector for an axis"
+    )
+    check.require(joints["length"][kind == ROPE] > 0.0, "array 'joint.length' is <= 0 for rope")
+    gear = kind == GEAR
+    ratio = np.abs(joints["ratio"][gear])
+    check.require(
+        (ratio >= 1.0 / MAX_RATIO) & (ratio <= MAX_RATIO), "array 'joint.ratio' out of range"
+    )
+    check.require(body_a[gear] != WORLD, "a gear joint is held to the world (body_a)")
+    correction = joints["correction"]
+    check.require(
+        (correction >= 0.0) & (correction <= 1.0), "array 'joint.correction' out of [0, 1]"
+    )
 
 
 def _rows_of_ids(ids: np.ndarray, row_of_id: np.ndarray) -> np.ndarray:

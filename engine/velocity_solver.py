@@ -21,7 +21,17 @@ import numpy as np
 
 from .contact_solver import prepare_contacts, restitute, solve_contact, warm_start_contacts
 from .jit import kernel
-from .joint_solver import LOWER, MOTOR, UPPER, prepare_joints, solve_joint, warm_start_joints
+from .joint_geometry import HAS_AXIS
+from .joint_solver import (
+    ACCUMULATED,
+    LOWER,
+    MOTOR,
+    SPRING_IMPULSE,
+    UPPER,
+    prepare_joints,
+    solve_joint,
+    warm_start_joints,
+)
 
 # Runs of manifolds the passes interleave (see ``interleaved_order``): two give nearly all
 # the speed of many, and keep the bottom-up order of a stack best.
@@ -49,8 +59,9 @@ def solve_velocities(manifolds, solve_contacts, joints: dict, slots, solve_joint
         joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
         joints["lower"], joints["upper"], joints["max_motor_torque"], joints["motor_speed"],
         joints["length"], joints["frequency"], joints["damping"], joints["max_force"],
+        joints["axis"], joints["ratio"], joints["rest_angle"], joints["correction"],
         joints["impulse"], joints["motor_impulse"], joints["lower_impulse"],
-        joints["upper_impulse"],
+        joints["upper_impulse"], joints["spring_impulse"],
     )  # fmt: skip
     _solve(
         contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
@@ -72,29 +83,32 @@ def _solve(contacts, solve_contacts, joints, slots, solve_joints, start, velocit
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
     (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
-     length, frequency, damping, max_force, impulse, motor_impulse, lower_impulse,
-     upper_impulse) = joints  # fmt: skip
+     length, frequency, damping, max_force, axis, ratio, rest_angle, correction, impulse,
+     motor_impulse, lower_impulse, upper_impulse, spring_impulse) = joints  # fmt: skip
     c = prepare_contacts(
         body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
         velocity, inv_mass, inv_inertia, dt,
     )  # fmt: skip
-    # The joints' impulses, gathered in one (J, 6) array for the passes.
-    accumulated = np.empty((len(slots), 6))
+    # The joints' impulses, gathered in one (J, ACCUMULATED) array for the passes.
+    accumulated = np.empty((len(slots), ACCUMULATED))
+    has_axis = np.empty(len(slots), dtype=np.bool_)
     for j in range(len(slots)):
         for r in range(3):
             accumulated[j, r] = impulse[j, r]
         accumulated[j, MOTOR] = motor_impulse[j]
         accumulated[j, LOWER] = lower_impulse[j]
         accumulated[j, UPPER] = upper_impulse[j]
+        accumulated[j, SPRING_IMPULSE] = spring_impulse[j]
+        has_axis[j] = HAS_AXIS[kind[j]]
     joint_rows = prepare_joints(
         kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
-        motor_speed, length, frequency, damping, max_force, slots, solve_joints, start,
-        inv_mass, inv_inertia, dt, accumulated,
+        motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
+        correction, slots, solve_joints, start, inv_mass, inv_inertia, dt, accumulated,
     )  # fmt: skip
     warm_start_contacts(
         body_a, body_b, c, normal_impulse, tangent_impulse, solve_contacts, velocity
     )
-    warm_start_joints(slots, solve_joints, joint_rows, accumulated, inv_inertia, velocity)
+    warm_start_joints(kind, slots, solve_joints, joint_rows, accumulated, inv_inertia, velocity)
     order = interleaved_order(len(body_a), STREAMS)
     if backwards:
         order = order[::-1].copy()
@@ -116,8 +130,9 @@ def _solve(contacts, solve_contacts, joints, slots, solve_joints, start, velocit
         for j in range(len(slots)):
             if solve_joints[j]:
                 solve_joint(
-                    j, slots[j, 0], slots[j, 1], joint_rows, accumulated, inv_inertia, velocity
-                )
+                    j, slots[j, 0], slots[j, 1], has_axis[j], joint_rows, accumulated,
+                    inv_inertia, velocity,
+                )  # fmt: skip
         for i in order:
             if solve_contacts[i]:
                 solve_contact(i, body_a[i], body_b[i], c, normal_impulse, tangent_impulse, velocity)
@@ -128,6 +143,7 @@ def _solve(contacts, solve_contacts, joints, slots, solve_joints, start, velocit
         motor_impulse[j] = accumulated[j, MOTOR]
         lower_impulse[j] = accumulated[j, LOWER]
         upper_impulse[j] = accumulated[j, UPPER]
+        spring_impulse[j] = accumulated[j, SPRING_IMPULSE]
 
 
 @kernel

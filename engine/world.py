@@ -502,7 +502,8 @@ class World:
 
     # -- joints -----------------------------------------------------------------------------
     def add_joint(self, joint: Joint) -> Joint:
-        """Add a joint (RevoluteJoint, DistanceJoint, WeldJoint or MouseJoint); returns it.
+        """Add a joint (RevoluteJoint, DistanceJoint, WeldJoint, MouseJoint, PrismaticJoint,
+        WheelJoint, RopeJoint, AngularSpring, GearJoint or MotorJoint); returns it.
 
         Its anchors are fixed to its bodies where they stand now. Both bodies wake up.
         Raises TypeError for a non-joint, ValueError for a joint already added, a body of

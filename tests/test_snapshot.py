@@ -22,14 +22,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import (
+    AngularSpring,
     Box,
     Circle,
     ConcavePolygon,
     DistanceJoint,
+    GearJoint,
+    MotorJoint,
     MouseJoint,
     Polygon,
+    PrismaticJoint,
     RevoluteJoint,
+    RopeJoint,
     WeldJoint,
+    WheelJoint,
     World,
 )
 from engine.snapshot import (
@@ -691,6 +697,7 @@ def test_file_is_documented_npz_without_objects():
     assert arrays["body.position"].shape == (n, 2) and arrays["body.kind"].dtype == np.int8
     assert arrays["joint.anchor_a"].shape == (j, 2) and arrays["joint.kind"].dtype == np.int8
     assert arrays["joint.body_a"].dtype == np.int64 and arrays["joint.impulse"].shape == (j, 3)
+    assert arrays["joint.axis"].shape == (j, 2) and arrays["joint.spring_impulse"].shape == (j,)
 
 
 def test_missing_file_is_an_os_error(tmp_path):
@@ -807,7 +814,7 @@ def test_bad_files_raise_value_error_naming_file_and_problem(case, tmp_path):
 # Rows: 0 revolute (bodies 3, 6), 1 spring (4, 7), 2 rod (world, 5), 3 weld (6, 7),
 # 4 mouse (world, 4), 5 spring (ground 0, 3); next_joint_id 7; body 8 was removed.
 BAD_JOINTS = {
-    "kind": (_poke("joint.kind", 4, 0), "'joint.kind' has unknown kinds"),
+    "kind": (_poke("joint.kind", 10, 0), "'joint.kind' has unknown kinds"),
     "id too large": (_poke("joint.joint_id", 7, 0), "'joint.joint_id' holds ids out of range"),
     "negative id": (_poke("joint.joint_id", -1, 0), "'joint.joint_id' holds ids out of range"),
     "repeated id": (_poke("joint.joint_id", 0, 1), "'joint.joint_id' repeats ids"),
@@ -847,6 +854,114 @@ def test_files_with_broken_joints_raise_value_error_naming_the_problem(case):
     assert str(error.value).startswith("<file>: ")
 
 
+def new_joints_world(steps: int = 30) -> World:
+    """One joint of each kind format 4 added, stepped so that their impulses exist. Rows:
+    0 prismatic (world, 3) with limits and a motor, 1 wheel (4, 5), 2 rope (world, 6),
+    3 angular spring (4, 7), 4 gear (5, 7), 5 motor joint (ground 0, 8)."""
+    world = World()
+    ground = world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
+    world.add_body(Box(1, 1), position=(8, 0.5), kind="static")
+    world.add_body(Box(1, 1), position=(-8, 0.5), kind="static")
+    slider = world.add_body(Box(1, 0.2), position=(-5, 3))
+    chassis = world.add_body(Box(2, 0.4), position=(0, 1.5))
+    wheel = world.add_body(Circle(0.4), position=(0.8, 0.6))
+    bob = world.add_body(Circle(0.2), position=(4, 2))
+    flap = world.add_body(Box(0.8, 0.2), position=(-1, 1.5))
+    crate = world.add_body(Box(0.6, 0.6), position=(-3, 0.3))
+    for joint in (
+        PrismaticJoint(slider, None, (-5, 3), (1, 1), lower=-0.5, upper=0.5, motor_speed=1.0,
+                       max_motor_force=50.0),
+        WheelJoint(chassis, wheel, (0.8, 0.6), (0, 1), frequency=3, damping=0.4,
+                   motor_speed=-2.0, max_motor_torque=5.0),
+        RopeJoint(bob, None, (4, 2), (3, 3.5), length=2.0),
+        AngularSpring(chassis, flap, frequency=1.5, damping=0.1, rest_angle=0.3),
+        GearJoint(wheel, flap, ratio=2.0),
+        MotorJoint(ground, crate, linear_offset=(-2, 0.8), angular_offset=0.2, max_force=40.0,
+                   max_torque=4.0, correction=0.4),
+    ):  # fmt: skip
+        world.add_joint(joint)
+    for _ in range(steps):
+        world.step()
+    return world
+
+
+def test_every_new_joint_kind_continues_bitwise_after_save_load_restore_copy_pickle():
+    world = new_joints_world()
+    kinds = world._joints.view("kind").tolist()
+    assert kinds == [4, 5, 6, 7, 8, 9]
+    for name in ("impulse", "motor_impulse", "spring_impulse", "upper_impulse"):
+        assert np.any(world._joints.view(name) != 0.0), name
+    snap = snapshot(world)
+    copies = [
+        load_bytes(saved_bytes(world)),
+        load_bytes(saved_bytes(world, compress=True)),
+        copy.deepcopy(world),
+        pickle.loads(pickle.dumps(world)),
+    ]
+    expected_state, expected_events = run(world, 60)
+    for other in copies:
+        assert [type(joint) for joint in other.joints] == [type(j) for j in world.joints]
+        state, events = run(other, 60)
+        assert_same_state(state, expected_state)
+        assert events == expected_events
+    restore(world, snap)
+    state, events = run(world, 60)
+    assert_same_state(state, expected_state)
+    assert events == expected_events
+
+
+@functools.cache
+def _new_file() -> bytes:
+    return saved_bytes(new_joints_world(5))
+
+
+# Broken invariants of the format-4 joints, rows as in ``new_joints_world``.
+BAD_NEW_JOINTS = {
+    "axis zero": (_poke("joint.axis", 0.0, 0), "'joint.axis' is not a unit vector"),
+    "axis long": (_poke("joint.axis", 2.0, 2), "'joint.axis' is not a unit vector"),
+    "axis nan": (_poke("joint.axis", np.nan, 2), "'joint.axis' holds NaN"),
+    "wheel frequency": (_poke("joint.frequency", 0.0, 1), "'joint.frequency' is 0 for a wheel"),
+    "spring frequency": (_poke("joint.frequency", 0.0, 3), "'joint.frequency' is 0 for a wheel"),
+    "spring damping": (_poke("joint.damping", -0.1, 3), "'joint.damping' holds negative"),
+    "rope length": (_poke("joint.length", -1.0, 2), "'joint.length' is <= 0 for rope"),
+    "gear ratio zero": (_poke("joint.ratio", 0.0, 4), "'joint.ratio' out of range"),
+    "gear ratio huge": (_poke("joint.ratio", 1e7, 4), "'joint.ratio' out of range"),
+    "gear ratio inf": (_poke("joint.ratio", np.inf, 4), "'joint.ratio' holds NaN or infinity"),
+    "gear to the world": (_poke("joint.body_a", -1, 4), "a gear joint is held to the world"),
+    "correction": (_poke("joint.correction", 1.5, 5), r"'joint.correction' out of \[0, 1\]"),
+    "negative correction": (_poke("joint.correction", -0.1, 5), "'joint.correction' out of"),
+    "max force": (_poke("joint.max_force", -1.0, 5), "'joint.max_force' holds negative"),
+    "max torque": (_poke("joint.max_motor_torque", -1.0, 5), "'joint.max_motor_torque' holds"),
+    "prismatic limits": (_poke("joint.lower", 1.0, 0), "'joint.lower' exceeds 'joint.upper'"),
+    "rest angle": (_poke("joint.rest_angle", np.inf, 3), "'joint.rest_angle' holds NaN"),
+    "spring impulse": (_poke("joint.spring_impulse", np.nan, 1), "'joint.spring_impulse' holds"),
+    "kind": (_poke("joint.kind", 10, 0), "'joint.kind' has unknown kinds"),
+    "missing": (lambda h, a: a.pop("joint.ratio"), "array 'joint.ratio' is missing"),
+    "axis shape": (
+        lambda h, a: a.update({"joint.axis": a["joint.axis"][:, :1].copy()}),
+        r"'joint.axis' has shape \(6, 1\)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_NEW_JOINTS))
+def test_files_with_broken_new_joints_raise_value_error_naming_the_problem(case):
+    edit, message = BAD_NEW_JOINTS[case]
+    with pytest.raises(ValueError, match=message) as error:
+        load_bytes(_edit(_new_file(), edit))
+    assert str(error.value).startswith("<file>: ")
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_edited_new_joint_arrays_raise_value_error_or_load_a_consistent_world(data):
+    header, arrays = read_npz(_new_file())
+    names = sorted(name for name in arrays if name.startswith("joint."))
+    for _ in range(data.draw(st.integers(1, 3))):
+        _edit_one_value(data, arrays, names)
+    _load_or_value_error(write_npz(header, arrays))
+
+
 def test_joint_limits_may_be_infinite_on_their_own_side():
     """-inf lower and +inf upper mean "no limit": valid, and read back as None."""
     edits = (_poke("joint.lower", -np.inf, 0), _poke("joint.upper", np.inf, 0))
@@ -863,19 +978,47 @@ VERSION_3_SETTINGS = (
 )  # fmt: skip
 
 
+VERSION_4_JOINT_FIELDS = ("axis", "ratio", "rest_angle", "correction", "spring_impulse")
+
+
 def as_version_3(data: bytes) -> bytes:
-    """A file as version 3 wrote it: no body.density or body.origin_offset arrays, no tags
-    or user data."""
+    """A file (of the four older joint kinds) as version 3 wrote it: no joint.axis,
+    joint.ratio, joint.rest_angle, joint.correction and joint.spring_impulse arrays, no
+    body.density or body.origin_offset arrays, no tags or user data."""
     header, arrays = read_npz(data)
+    assert set(arrays["joint.kind"].tolist()) <= {0, 1, 2, 3}
     header["version"] = 3
+    for name in VERSION_4_JOINT_FIELDS:
+        del arrays[f"joint.{name}"]
     del header["tags"], header["user_data"], arrays["body.density"]
     del arrays["body.origin_offset"]
     return write_npz(header, arrays)
 
 
+def test_version_3_files_load_with_zeros_in_the_new_joint_fields():
+    world = busy_world()
+    run(world, 60)
+    old = as_version_3(saved_bytes(world))
+    loaded = load_bytes(old)
+    state, events = run(loaded, 60)
+    expected_state, expected_events = run(world, 60)
+    assert_same_state(state, expected_state)
+    assert events == expected_events
+    assert not loaded._joints.view("axis").any() and not loaded._joints.view("ratio").any()
+    # A version-3 file knows neither the new fields nor the new kinds.
+    header, arrays = read_npz(old)
+    with pytest.raises(ValueError, match="unexpected array 'joint.axis'"):
+        load_bytes(write_npz(header, {**arrays, "joint.axis": np.zeros((6, 2))}))
+    kinds = arrays["joint.kind"].copy()
+    kinds[0] = 4
+    with pytest.raises(ValueError, match="'joint.kind' has kinds a version 3 file cannot"):
+        load_bytes(write_npz(header, {**arrays, "joint.kind": kinds}))
+
+
 def as_version_2(data: bytes) -> bytes:
     """A file as version 2 wrote it: no units and tolerance settings, no body.thickness,
-    body.sleep_threshold, body.damping and body.gravity_scale arrays."""
+    body.sleep_threshold, body.damping and body.gravity_scale arrays (nor what version 4
+    added)."""
     header, arrays = read_npz(as_version_3(data))
     header["version"] = 2
     for key in VERSION_3_SETTINGS:
