@@ -14,11 +14,28 @@ import numpy as np
 
 from engine import World
 from engine.body_store import DYNAMIC, KINEMATIC, STATIC
-from engine.joint_store import DISTANCE, MOUSE, REVOLUTE, WELD
+from engine.joint_store import (
+    ANGULAR_SPRING,
+    DISTANCE,
+    GEAR,
+    MOTOR_JOINT,
+    MOUSE,
+    PRISMATIC,
+    REVOLUTE,
+    ROPE,
+    WELD,
+    WHEEL,
+)
 from engine.packing import PackedParts
 
 __all__ = [
+    "ANGULAR_SPRING",
     "DISTANCE",
+    "GEAR",
+    "MOTOR_JOINT",
+    "PRISMATIC",
+    "ROPE",
+    "WHEEL",
     "DYNAMIC",
     "KINEMATIC",
     "MOUSE",
@@ -82,7 +99,8 @@ def sleeping(world: World) -> np.ndarray:
 class Joints(NamedTuple):
     """The world's joints as arrays (J of them), in the order they were added.
 
-    kind: (J,) int8, REVOLUTE, DISTANCE, WELD or MOUSE. rows: (J, 2) int64 body rows of the
+    kind: (J,) int8, REVOLUTE, DISTANCE, WELD, MOUSE, PRISMATIC, WHEEL, ROPE,
+    ANGULAR_SPRING, GEAR or MOTOR_JOINT. rows: (J, 2) int64 body rows of the
     joint's two ends, -1 for the world. anchors: (J, 2, 2) each end's anchor in its body's
     centre-of-mass frame; for a world end, a world point (a mouse joint's target).
     frequency: (J,) Hz of a distance joint's spring (0: a rigid rod) or of a mouse

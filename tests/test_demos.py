@@ -754,3 +754,41 @@ def test_common_controls_drive_the_app():
         assert app.world is not world and app.world.time == 0.0
     finally:
         window.close()
+
+
+# -- vehicle: wheel joints with motors and suspension ---------------------------------------
+def test_vehicle_autopilot_drives_between_the_walls_without_flipping():
+    from demos.scenes.vehicle import TURN_AT, Drive
+
+    drive = Drive()
+    reached, worst_tilt, worst_gap = set(), 0.0, 0.0
+    mounts = [drive.chassis.world_to_local(wheel.position) for wheel in drive.wheels]
+    for _ in range(20 * 60):
+        drive.before_step(drive.world)
+        drive.world.step()
+        x = drive.chassis.position[0]
+        reached |= {"right"} if x > TURN_AT - 1.0 else set()
+        reached |= {"left"} if x < -TURN_AT + 1.0 else set()
+        worst_tilt = max(worst_tilt, abs(drive.chassis.angle))
+        for mount, wheel in zip(mounts, drive.wheels):
+            # The wheel's centre stays on its mount's vertical line through the chassis.
+            local = drive.chassis.world_to_local(wheel.position) - mount
+            worst_gap = max(worst_gap, abs(local[0]))
+    assert drive.auto and reached == {"left", "right"}
+    assert worst_tilt < np.radians(75) and worst_gap < 0.01
+
+
+def test_vehicle_keys_drive_brake_and_release_the_wheel_motors():
+    from demos.scenes.vehicle import DRIVE_TORQUE, TOP_SPIN, Drive
+
+    drive = Drive()
+    assert drive.on_key("RIGHT") and not drive.auto
+    _play(drive, 30, held=["RIGHT"])
+    assert all(j.motor_speed == -TOP_SPIN and j.max_motor_torque == DRIVE_TORQUE
+               for j in drive.joints)  # fmt: skip
+    assert drive.chassis.velocity[0] > 1.0
+    _play(drive, 90, held=["DOWN"])
+    assert all(j.motor_speed == 0.0 for j in drive.joints)
+    assert abs(drive.chassis.velocity[0]) < 0.2  # braked to a stop on the flat
+    _play(drive, 5)
+    assert all(j.max_motor_torque == 0.0 for j in drive.joints) and drive.command == "rolling"

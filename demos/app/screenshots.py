@@ -25,6 +25,7 @@ FRAMES = {
     "broadphase": 90,
     "platformer": 120,
     "joints": 150,
+    "vehicle": 200,
 }
 FOLDER = Path(__file__).resolve().parents[2] / "docs" / "images"
 

@@ -2,9 +2,12 @@
 
 A faint line joins each body's centre to its anchor, so one sees which bodies a joint
 holds. Between the two anchors a distance joint draws its rod, or a zigzag when it is a
-spring; a revolute joint gets a pin, a weld a red dot, and a mouse joint a line from the
-grabbed point to its target. The anchors are placed at the poses the bodies are drawn at
-(between two steps), so they stay on the bodies.
+spring; a rope a thin line; a wheel joint its suspension spring and an axle pin; a
+prismatic joint its rail; a revolute joint gets a pin, a weld a red dot, and a mouse joint
+a line from the grabbed point to its target. Joints without anchors (angular springs,
+gears, motor joints) draw a faint line between the two bodies' centres. The anchors are
+placed at the poses the bodies are drawn at (between two steps), so they stay on the
+bodies.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ SPRING_PX = 1.5
 SPRING_HALF_WIDTH_PX = 5.0
 PIN_PX = 2.75
 END_PX = 2.25
+# Joints whose anchor columns hold no anchors (offsets, or nothing).
+ANCHORLESS = (world_data.ANGULAR_SPRING, world_data.GEAR, world_data.MOTOR_JOINT)
 # Zigzags of a spring, and the straight part at each end, as a fraction of its length.
 SPRING_ZIGS = 12
 SPRING_LEAD = 0.08
@@ -67,12 +72,17 @@ def paint_joints(canvas: Canvas, world: World, poses: np.ndarray) -> None:
     points = anchor_points(joints, poses)
     kind = joints.kind
     mouse = kind == world_data.MOUSE
+    anchorless = np.isin(kind, ANCHORLESS)
     # Centre-to-anchor links; a mouse joint's body needs none, its pull line says enough.
-    linked = (joints.rows >= 0) & ~mouse[:, None]
+    linked = (joints.rows >= 0) & ~(mouse | anchorless)[:, None]
     canvas.lines(poses[joints.rows[linked], :2], points[linked], palette.JOINT_LINK, LINK_PX)
+    # Anchorless joints: centre to centre (a world end has no centre to draw).
+    both = anchorless & (joints.rows >= 0).all(axis=1)
+    centres = poses[joints.rows[both], :2]
+    canvas.lines(centres[:, 0], centres[:, 1], palette.JOINT_LINK, LINK_PX)
 
     distance = kind == world_data.DISTANCE
-    spring = distance & (joints.frequency > 0.0)
+    spring = (distance & (joints.frequency > 0.0)) | (kind == world_data.WHEEL)
     rod = distance & ~spring
     canvas.lines(points[rod, 0], points[rod, 1], palette.JOINT_ROD, ROD_PX)
     coil_start, coil_end = zigzag(
@@ -82,11 +92,18 @@ def paint_joints(canvas: Canvas, world: World, poses: np.ndarray) -> None:
     canvas.dots(points[rod].reshape(-1, 2), palette.JOINT_ROD, END_PX)
     canvas.dots(points[spring].reshape(-1, 2), palette.SPRING, END_PX)
 
+    rope = kind == world_data.ROPE
+    canvas.lines(points[rope, 0], points[rope, 1], palette.JOINT_ROD, LINK_PX)
+    canvas.dots(points[rope].reshape(-1, 2), palette.JOINT_ROD, END_PX)
+    # A prismatic joint's rail: from A's anchor to where B's anchor slid.
+    rail = kind == world_data.PRISMATIC
+    canvas.lines(points[rail, 0], points[rail, 1], palette.JOINT_ROD, ROD_PX)
+
     canvas.lines(points[mouse, 0], points[mouse, 1], palette.DRAG_LINE, 1.5)
     canvas.dots(points[mouse].reshape(-1, 2), palette.DRAG_LINE, END_PX)
 
     # Both ends of a pin or weld coincide (up to the solver's slack): one marker each.
-    pins = points[kind == world_data.REVOLUTE, 1]
+    pins = points[(kind == world_data.REVOLUTE) | (kind == world_data.WHEEL), 1]
     canvas.dots(pins, palette.JOINT_PIN, PIN_PX)
     canvas.dots(pins, palette.BACKGROUND, 0.45 * PIN_PX)  # a hollow, like a rivet
     canvas.dots(points[kind == world_data.WELD, 1], palette.WELD, END_PX)
