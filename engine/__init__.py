@@ -7,6 +7,7 @@ True
 
 from .axis_joints import AngularSpring, PrismaticJoint, RopeJoint, WheelJoint
 from .body import Body
+from .bulk_views import ContactArrays, JointArrays, PartArrays
 from .collide import Collision, CollisionBatch, collide, collide_many
 from .drive_joints import GearJoint, MotorJoint
 from .events import Contact, Event, SensorOverlap
@@ -16,6 +17,9 @@ from .world import HandlerError, World
 
 __all__ = [
     "Body",
+    "ContactArrays",
+    "JointArrays",
+    "PartArrays",
     "Contact",
     "DistanceJoint",
     "Joint",

@@ -81,6 +81,12 @@ class Body:
         return self._world if self._world._holds(self) else None
 
     @property
+    def body_id(self) -> int:
+        """The body's stable id: unique in its world, never reused, increasing in the order
+        bodies were added (``world.body_ids`` holds them by row)."""
+        return self._id
+
+    @property
     def shapes(self) -> tuple:
         """The shapes given to ``add_body``, in body-local coordinates."""
         return self._shapes

@@ -20,6 +20,15 @@ import numpy as np
 from .body import Body
 from .body_geometry import body_geometry
 from .body_store import BODY_FIELDS, KIND_CODES, PartTable, Table
+from .bulk_views import (
+    JOINT_KIND_CODES,
+    ContactArrays,
+    JointArrays,
+    PartArrays,
+    contact_arrays,
+    joint_arrays,
+    part_arrays,
+)
 from .character import move_and_slide
 from .contact_solver import Manifolds
 from .events import (
@@ -835,6 +844,55 @@ class World:
     def awake(self) -> np.ndarray:
         """(N,) bool read-only view: which bodies are awake (static ones count as awake)."""
         return self._read_only("awake")
+
+    @property
+    def kinds(self) -> np.ndarray:
+        """(N,) int8 read-only view of the kinds as codes: ``World.KIND_CODES`` names them
+        (0 dynamic, 1 static, 2 kinematic)."""
+        return self._read_only("kind")
+
+    KIND_CODES = dict(KIND_CODES)
+    # Joint kind name -> the code ``joint_arrays().kind`` holds.
+    JOINT_KIND_CODES = dict(JOINT_KIND_CODES)
+
+    @property
+    def sensors(self) -> np.ndarray:
+        """(N,) bool read-only view: which bodies are sensors."""
+        return self._read_only("sensor")
+
+    @property
+    def body_ids(self) -> np.ndarray:
+        """(N,) int64 read-only view of the bodies' stable ids (``body.body_id``),
+        increasing: rows keep the order bodies were added in."""
+        return self._read_only("body_id")
+
+    @property
+    def cell_size(self) -> float | None:
+        """The broad phase's grid cell size as given to World() (None: chosen each step)."""
+        return self._cell_size
+
+    def index_of(self, body: Body) -> int:
+        """The row of ``body`` in the bulk views (its index in ``bodies``), or -1 if it is
+        not in this world (removed, or another world's)."""
+        if not isinstance(body, Body):
+            raise TypeError(f"body: expected a Body, got {type(body).__name__}")
+        return self._row_of(body) if body._world is self else -1
+
+    def part_arrays(self) -> PartArrays:
+        """Every body's convex parts as read-only arrays (see ``engine.bulk_views``):
+        vertices (P, K, 2) in the owners' frames, count (P,), radius (P,), body (P,)."""
+        return part_arrays(self._parts)
+
+    def contact_arrays(self) -> ContactArrays:
+        """The pairs touching after the last step as arrays (``world.contacts`` as a
+        table): rows (C, 2), normal (C, 2), depth, normal_impulse, tangent_impulse (C,),
+        points (Q, 2), pair_of_point (Q,). See ``engine.bulk_views``."""
+        return contact_arrays(self._contact_table(1), self._row_of_id)
+
+    def joint_arrays(self) -> JointArrays:
+        """Every joint as arrays: kind (J,), rows (J, 2) (-1: the world), anchors
+        (J, 2, 2) in the bodies' frames, frequency (J,). See ``engine.bulk_views``."""
+        return joint_arrays(self._joints, self._joint_slots(), self._bodies.count)
 
     def _presolve(self, manifolds: Manifolds, arrays):
         """Let ``presolve`` handlers drop contacts for this step (one-way platforms).

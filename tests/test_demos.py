@@ -220,8 +220,36 @@ def test_interpolation_blends_by_alpha_and_survives_removal():
     assert second.world is world
 
 
+def recompute_contacts(world: World, gap: float = 0.02):
+    """The touching part pairs found afresh at the current poses with the engine's broad
+    and narrow phase (an oracle for the overlay, which reads the World's last step):
+    (points (M, 2), normals (M, 2), pair count)."""
+    from engine.broadphase import find_pairs
+    from engine.narrowphase import collide_parts
+    from engine.packing import PackedParts
+    from engine.swept_bounds import part_bounds
+
+    arrays = world.part_arrays()
+    packed = PackedParts(arrays.vertices, arrays.normals, arrays.count, arrays.radius)
+    owner = arrays.body
+    poses = np.column_stack([world.positions, world.angles])
+    lower, upper = part_bounds(packed, poses[owner])
+    pairs = find_pairs(lower - gap, upper + gap, world.broadphase, world.cell_size)
+    part_a, part_b = pairs[:, 0], pairs[:, 1]
+    body_a, body_b = owner[part_a], owner[part_b]
+    dynamic = world.kinds == World.KIND_CODES["dynamic"]
+    keep = (body_a != body_b) & (dynamic[body_a] | dynamic[body_b])
+    part_a, part_b, body_a, body_b = part_a[keep], part_b[keep], body_a[keep], body_b[keep]
+    found = collide_parts(packed, part_a, poses[body_a], packed, part_b, poses[body_b], margin=gap)
+    touching = found.point_count > 0
+    count = found.point_count[touching]
+    slot = np.arange(2)[None, :] < count[:, None]
+    points = found.points[touching][slot]
+    return points, np.repeat(found.normal[touching], count, axis=0), int(touching.sum())
+
+
 def test_contact_overlay_agrees_with_a_recomputation():
-    from demos.draw.contact_points import find_contacts, recompute_contacts
+    from demos.draw.contact_points import contact_count, find_contacts
 
     world = World()
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
@@ -229,18 +257,14 @@ def test_contact_overlay_agrees_with_a_recomputation():
         world.add_body(Box(1, 1), position=(0, 0.5 + i * 1.001))
     for _ in range(30):
         world.step()
-    # The fast path reads the World's private contact table; if the engine moves it, this
-    # fails so that demos/world_data.py gets updated (the overlay would fall back to the
-    # slow public list meanwhile).
-    from demos import world_data
-
-    assert world_data.contact_table(world) is not None
-    engine, again = find_contacts(world), recompute_contacts(world)
-    assert engine.manifolds == again.manifolds == 3
-    assert len(engine.points) == len(again.points) == 6
+    engine = find_contacts(world)
+    points, normals, pairs = recompute_contacts(world)
+    assert engine.manifolds == pairs == contact_count(world) == 3
+    assert len(engine.points) == len(points) == 6
     # Every point sits on a face between two boxes: y = 0, 1 or 2 (within the slop).
     assert np.abs(engine.points[:, 1] - np.round(engine.points[:, 1])).max() < 0.02
     assert np.abs(np.abs(engine.normals[:, 1]) - 1.0).max() < 1e-6
+    assert np.abs(np.abs(normals[:, 1]) - 1.0).max() < 1e-6
 
 
 def test_gif_delays_add_up_to_real_time():

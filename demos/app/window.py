@@ -19,7 +19,7 @@ from .. import world_data
 from ..draw import palette
 from ..draw.camera import Camera
 from ..draw.canvas import Canvas
-from ..draw.contact_points import contact_count, find_contacts, part_boxes
+from ..draw.contact_points import contact_count, part_boxes
 from ..draw.debug_draw import OVERLAY_KEYS, Overlays, WorldPainter
 from ..draw.hud import Hud, Stats
 from ..draw.labels import LabelPool
@@ -28,9 +28,6 @@ from .registry import Entry
 from .scene import Input, Scene
 from .stepper import Stepper
 
-# When the world keeps no contact table, the HUD's contact count (without the overlay) is
-# refreshed this often (frames): recomputing contacts costs about a step's narrow phase.
-CONTACT_COUNT_EVERY = 15
 ZOOM_PER_CLICK = 1.15
 # Pixels along the top of the window kept for the HUD when framing a scene.
 HUD_BAND = 100
@@ -164,13 +161,7 @@ class DemoApp:
 
     def stats(self) -> Stats:
         """The HUD's figures; the contact count is refreshed every few frames."""
-        counted = contact_count(self.world)
-        if counted is not None:
-            self._contacts = counted
-        elif self.painter.last_contacts is not None:
-            self._contacts = self.painter.last_contacts.manifolds
-        elif self.frames % CONTACT_COUNT_EVERY == 1:
-            self._contacts = find_contacts(self.world).manifolds
+        self._contacts = contact_count(self.world)
         return Stats(
             fps=self.fps,
             step_ms=self.stepper.step_ms,
