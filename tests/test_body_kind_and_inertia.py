@@ -13,12 +13,11 @@ import math
 
 import numpy as np
 import pytest
+from builders import G
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Box, Circle, World
-
-G = 9.81
 
 
 def free_fall_drop(dt: float, steps: int) -> float:

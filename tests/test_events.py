@@ -23,14 +23,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from builders import DT, SLOP, G, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Box, Circle, Contact, Event, HandlerError, SensorOverlap, World
 
-G = 9.81
-DT = 1.0 / 60.0
-SLOP = 0.005  # the resting penetration the solver leaves alone, m
 POST_STEP_EVENTS = ("contact_begin", "contact_persist", "contact_end", "sensor_begin", "sensor_end")
 
 
@@ -42,11 +40,6 @@ def ground_world(**kwargs):
     world = World(**kwargs)
     ground = world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
     return world, ground
-
-
-def run(world: World, n: int) -> None:
-    for _ in range(n):
-        world.step()
 
 
 def bodies_of(subject) -> tuple:

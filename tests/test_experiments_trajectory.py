@@ -17,11 +17,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from builders import G
 
 from engine import Box, Circle, RevoluteJoint, World
 from engine.experiments import Trajectory, load, record
-
-G = 9.81
 
 
 def test_free_fall_loses_exactly_the_energy_symplectic_euler_predicts():

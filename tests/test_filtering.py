@@ -18,14 +18,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from builders import DT, SLOP, G
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Box, World
 
-G = 9.81
-DT = 1.0 / 60.0
-SLOP = 0.005
 BITS = 16
 
 

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from builders import DT, G, run_for
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -20,16 +21,6 @@ from engine import (
     World,
 )
 
-DT = 1 / 60
-G = 9.81
-
-
-def run(world: World, seconds: float, each=None) -> None:
-    for _ in range(round(seconds / world.dt)):
-        world.step()
-        if each is not None:
-            each()
-
 
 def crossings(times: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Times where ``values`` crosses zero going down, linearly interpolated."""
@@ -40,7 +31,7 @@ def crossings(times: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 def measured_period(world: World, body, seconds: float, axis: int = 0, centre=0.0) -> float:
     values = []
-    run(world, seconds, lambda: values.append(body.position[axis] - centre))
+    run_for(world, seconds, lambda: values.append(body.position[axis] - centre))
     times = world.dt * np.arange(1, len(values) + 1)
     return float(np.diff(crossings(times, np.array(values))).mean())
 
@@ -84,7 +75,7 @@ def test_a_pendulum_keeps_its_length_and_energy():
         # E alone wobbles by h/2 m g v within each swing.
         energies.append(energy - 0.5 * h * mass * G * v[1])
 
-    run(world, 20.0, measure)
+    run_for(world, 20.0, measure)
     assert worst_length < 0.001
     energies = np.array(energies) / (mass * G)  # as a height, m
     assert np.ptp(energies) < 0.005
@@ -108,7 +99,7 @@ def test_a_chain_of_twenty_links_hangs_without_stretching_more_than_one_percent(
         bottom = links[-1].position[1] - link / 2 * math.cos(links[-1].angle)
         worst = max(worst, (-bottom - nominal) / nominal)
 
-    run(world, 5.0, measure)
+    run_for(world, 5.0, measure)
     assert worst < 0.01
     gaps = [np.hypot(*(joint.anchor_a - joint.anchor_b)) for joint in world.joints]
     assert sum(gaps) < 0.001 * nominal  # at rest the pivots have closed
@@ -121,7 +112,7 @@ def test_a_swinging_chain_stays_within_one_percent_of_its_length():
         body = world.add_body(Box(link, 0.1), position=(link / 2 + link * i, 0))
         world.add_joint(RevoluteJoint(body, previous, anchor=(link * i, 0)))
         previous = body
-    run(world, 6.0)
+    run_for(world, 6.0)
     gaps = sum(np.hypot(*(joint.anchor_a - joint.anchor_b)) for joint in world.joints)
     assert gaps < 0.01 * 20 * link
 
@@ -134,11 +125,11 @@ def test_a_motor_accelerates_at_its_torque_limit_then_holds_its_speed():
     axle = world.add_joint(
         RevoluteJoint(wheel, None, anchor=(0, 0), motor_speed=target, max_motor_torque=torque)
     )
-    run(world, 1.0)
+    run_for(world, 1.0)
     # Torque-limited: w = T t / I exactly (one step's impulse T dt at a time).
     assert wheel.angular_velocity == pytest.approx(torque / wheel.inertia * 1.0, rel=1e-9)
     assert axle.motor_torque == pytest.approx(torque)
-    run(world, 3.0)
+    run_for(world, 3.0)
     assert wheel.angular_velocity == pytest.approx(target, rel=1e-6)
     assert axle.speed == pytest.approx(target, rel=1e-6)
 
@@ -153,7 +144,7 @@ def test_a_motor_turns_a_wheel_that_drives_a_cart_against_gravity():
             RevoluteJoint(cart, wheel, anchor=wheel.position, motor_speed=-4.0,
                           max_motor_torque=50.0)
         )  # fmt: skip
-    run(world, 2.0)
+    run_for(world, 2.0)
     # Rolling without slipping: v = -w r, with w the wheels' spin (clockwise drives +x).
     assert cart.velocity[0] == pytest.approx(4.0 * 0.4, rel=1e-3)
     assert cart.position[0] > 1.5
@@ -165,7 +156,7 @@ def test_limits_hold_a_falling_arm(lower, upper):
     arm = world.add_body(Box(2, 0.2), position=(1, 0))
     hinge = world.add_joint(RevoluteJoint(arm, None, anchor=(0, 0), lower=lower, upper=upper))
     angles = []
-    run(world, 3.0, lambda: angles.append(hinge.angle))
+    run_for(world, 3.0, lambda: angles.append(hinge.angle))
     slop = math.radians(2.5)
     assert min(angles) > lower - slop and max(angles) < upper + slop
     # It hangs on the lower limit at rest (gravity turns it clockwise).
@@ -179,7 +170,7 @@ def test_an_upper_limit_stops_a_motor():
     hinge = world.add_joint(
         RevoluteJoint(arm, None, anchor=(0, 0), upper=1.0, motor_speed=3.0, max_motor_torque=10.0)
     )
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert hinge.angle == pytest.approx(1.0, abs=math.radians(2.5))
     assert abs(hinge.speed) < 1e-6
 
@@ -191,7 +182,7 @@ def test_an_undamped_spring_oscillates_at_its_frequency_and_keeps_its_amplitude(
     bob = world.add_body(Circle(0.1), position=(1.2, 0))
     world.add_joint(DistanceJoint(bob, None, (1.2, 0), (0, 0), length=1.0, frequency=frequency))
     samples = []
-    run(world, 10.0, lambda: samples.append(bob.position[0] - 1.0))
+    run_for(world, 10.0, lambda: samples.append(bob.position[0] - 1.0))
     times = DT * np.arange(1, len(samples) + 1)
     period = np.diff(crossings(times, np.array(samples))).mean()
     # Symplectic Euler: the frequency is high by (w h)^2 / 24, 0.7% at 4 Hz and 60 Hz.
@@ -208,7 +199,7 @@ def test_a_damped_spring_decays_at_its_damping_ratio():
         DistanceJoint(bob, None, (1.2, 0), (0, 0), length=1.0, frequency=frequency, damping=ratio)
     )
     samples = []
-    run(world, 6.0, lambda: samples.append(bob.position[0] - 1.0))
+    run_for(world, 6.0, lambda: samples.append(bob.position[0] - 1.0))
     samples = np.array(samples)
     peaks = np.flatnonzero((samples[1:-1] > samples[:-2]) & (samples[1:-1] >= samples[2:])) + 1
     # Successive peaks shrink by exp(-zeta w T_d), T_d = 1 / (f sqrt(1 - zeta^2)).
@@ -223,7 +214,7 @@ def test_a_critically_damped_spring_does_not_overshoot():
     world.add_joint(DistanceJoint(bob, None, (1.5, 0), (0, 0), length=1.0, frequency=2.0,
                                   damping=1.0))  # fmt: skip
     samples = []
-    run(world, 3.0, lambda: samples.append(bob.position[0] - 1.0))
+    run_for(world, 3.0, lambda: samples.append(bob.position[0] - 1.0))
     assert min(samples) > -1e-3
     assert samples[-1] < 1e-3
 
@@ -233,7 +224,7 @@ def test_a_stiff_spring_is_stable_and_loses_energy():
     bob = world.add_body(Circle(0.1), position=(1.2, 0))
     world.add_joint(DistanceJoint(bob, None, (1.2, 0), (0, 0), length=1.0, frequency=30.0))
     samples = []
-    run(world, 2.0, lambda: samples.append(abs(bob.position[0] - 1.0)))
+    run_for(world, 2.0, lambda: samples.append(abs(bob.position[0] - 1.0)))
     assert max(samples) <= 0.2 + 1e-9
     assert samples[-1] < 0.2
 
@@ -258,7 +249,7 @@ def test_welded_bodies_keep_their_relative_pose_when_they_land():
         nonlocal worst
         worst = max(worst, float(np.abs(relative() - start).max()))
 
-    run(world, 3.0, measure)
+    run_for(world, 3.0, measure)
     assert worst < 0.02
     assert np.abs(relative() - start).max() < 0.002
 
@@ -271,7 +262,7 @@ def test_a_welded_pair_spins_like_one_rigid_body():
     for body in (a, b):
         body.angular_velocity = 2.0
         body.velocity = (0.0, 2.0 * body.position[0])  # rigid rotation about the origin
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert a.angular_velocity == pytest.approx(2.0, rel=1e-3)
     assert np.hypot(*a.position) == pytest.approx(0.5, abs=2e-3)
 
@@ -282,7 +273,7 @@ def test_a_mouse_joint_pulls_a_body_to_its_target():
     crate = world.add_body(Box(1, 1), position=(0, 0.5))
     pull = world.add_joint(MouseJoint(crate, target=(0, 1.0), max_force=1000.0))
     pull.target = (3.0, 4.0)
-    run(world, 2.0)
+    run_for(world, 2.0)
     np.testing.assert_allclose(pull.anchor_a, (3.0, 4.0), atol=0.05)
 
 
@@ -290,7 +281,7 @@ def test_a_mouse_joint_pulls_with_no_more_than_its_force():
     world = World(gravity=(0, 0), sleep=False)
     crate = world.add_body(Box(1, 1), position=(0, 0), density=10.0)  # 10 kg
     world.add_joint(MouseJoint(crate, target=(0, 0), max_force=20.0)).target = (100.0, 0.0)
-    run(world, 1.0)
+    run_for(world, 1.0)
     # At most 20 N on 10 kg: at most 2 m/s after 1 s, and the cap is reached.
     assert crate.velocity[0] == pytest.approx(2.0, rel=1e-9)
 
@@ -352,7 +343,7 @@ def test_a_ragdoll_falls_onto_the_ground_without_exploding(spin):
         worst_speed = max(worst_speed, float(np.hypot(*world.velocities.T).max()))
         worst_gap = max(worst_gap, max(np.hypot(*(j.anchor_a - j.anchor_b)) for j in world.joints))
 
-    run(world, 5.0, measure)
+    run_for(world, 5.0, measure)
     # Nothing moves faster than a free fall from its height would make it (plus the spin).
     assert worst_speed < math.sqrt(2 * G * drop) + 2.0 * 0.6
     assert worst_gap < 0.05
@@ -391,7 +382,7 @@ def test_a_rope_bridge_holds_a_crate():
         previous = plank
     world.add_joint(RevoluteJoint(previous, posts[1], anchor=pivots[-1]))
     crate = world.add_body(Box(0.8, 0.8), position=(0, 3), density=5.0)
-    run(world, 8.0)
+    run_for(world, 8.0)
     # It sags under the crate but holds it, and each pivot stays closed. (Nothing damps
     # the joints, so it still sways a little: rest is not asked for.)
     assert pivots[:, 1].min() - 1.5 < crate.position[1] < pivots[:, 1].min() + 1.0
@@ -444,7 +435,7 @@ def test_a_joint_conserves_the_pairs_momentum_and_holds_them_together(case):
         joint = DistanceJoint(a, b, anchor, b.position, frequency=frequency)
     world.add_joint(joint)
     linear0, angular0 = momenta(world)
-    run(world, 1.0)
+    run_for(world, 1.0)
     linear, angular = momenta(world)
     # Joint impulses are equal and opposite at one point: no net force, no net torque.
     # (Positional correction moves positions, not velocities, but the angular momentum
@@ -466,7 +457,7 @@ def test_joined_bodies_do_not_collide_unless_the_joint_says_so():
         b = world.add_body(Box(1, 1), position=(0.5, 0))  # half overlapping
         world.add_joint(DistanceJoint(a, b, (0, 0), (0.5, 0), frequency=0.5, damping=0.0,
                                       collide_connected=collide))  # fmt: skip
-        run(world, 0.5)
+        run_for(world, 0.5)
         assert (len(world.contacts) > 0) == apart
 
 
@@ -484,7 +475,7 @@ def test_removing_a_body_removes_its_joints_and_wakes_what_they_held():
     assert first.world is None and second.world is None
     with pytest.raises(ValueError, match="removed"):
         first.anchor_a  # noqa: B018
-    run(world, 1.0)
+    run_for(world, 1.0)
     assert c.position[1] < 1.0  # nothing holds it any more
 
 
@@ -492,11 +483,11 @@ def test_remove_joint_lets_the_body_fall_and_a_second_removal_raises():
     world = World()
     bob = world.add_body(Circle(0.1), position=(0, -1))
     pin = world.add_joint(RevoluteJoint(bob, None, anchor=(0, 0)))
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert not bob.awake  # a pendulum at rest sleeps
     world.remove_joint(pin)
     assert bob.awake and world.joints == []
-    run(world, 0.5)
+    run_for(world, 0.5)
     assert bob.position[1] < -2.0
     with pytest.raises(ValueError, match="already been removed"):
         world.remove_joint(pin)
@@ -508,15 +499,15 @@ def test_joined_bodies_sleep_and_wake_together():
     a = world.add_body(Box(1, 1), position=(-2, 0.5))
     b = world.add_body(Box(1, 1), position=(2, 0.5))
     rope = world.add_joint(DistanceJoint(a, b, a.position, b.position))
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert not a.awake and not b.awake
     b.apply_impulse((0, 3))  # only b is touched: its island, a included, wakes
     assert a.awake and b.awake
-    run(world, 3.0)
+    run_for(world, 3.0)
     assert not a.awake
     rope.length = 3.0  # changing a joint wakes its bodies
     assert a.awake and b.awake
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert rope.current_length == pytest.approx(3.0, abs=0.01)
 
 
@@ -525,7 +516,7 @@ def test_setting_a_mouse_target_wakes_the_body():
     world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
     crate = world.add_body(Box(1, 1), position=(0, 0.5))
     pull = world.add_joint(MouseJoint(crate, target=(0, 0.5)))
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert not crate.awake
     pull.target = (0, 3)
     assert crate.awake
@@ -555,7 +546,7 @@ def test_joints_added_and_removed_by_a_presolve_handler_take_effect_after_the_st
     world.off("presolve", grab)
     world.add_joint(RevoluteJoint(crate, None, anchor=(0, 3)))
     world.remove(floor)
-    run(world, 1.0)
+    run_for(world, 1.0)
     assert crate.position[1] > 0.5  # the joint holds it up
 
 
@@ -663,7 +654,7 @@ def test_a_joint_copied_with_its_world_works_in_the_copy():
     bob = world.add_body(Circle(0.1), position=(1, 0))
     pin = world.add_joint(RevoluteJoint(bob, None, anchor=(0, 0)))
     twin, twin_pin = copy.deepcopy((world, pin))
-    run(twin, 0.5)
+    run_for(twin, 0.5)
     assert twin_pin.world is twin
     assert twin_pin.angle == pytest.approx(twin.bodies[0].angle)
     assert pin.angle == 0.0  # the original did not move
@@ -685,7 +676,7 @@ def test_a_mouse_joint_too_weak_to_pull_leaves_the_body_alone(frequency):
     world = World(gravity=(0, 0), sleep=False)
     crate = world.add_body(Box(1, 1), velocity=(1.0, 0.0))
     world.add_joint(MouseJoint(crate, target=(5, 5), frequency=frequency, damping=0.0))
-    run(world, 0.5)
+    run_for(world, 0.5)
     # Practically no spring: the crate keeps drifting, nothing turns NaN or rigid.
     np.testing.assert_allclose(crate.velocity, (1.0, 0.0))
     np.testing.assert_allclose(crate.position, (0.5, 0.0))

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from builders import G, run_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,15 +24,6 @@ from engine import (
     WheelJoint,
     World,
 )
-
-G = 9.81
-
-
-def run(world: World, seconds: float, each=None) -> None:
-    for _ in range(round(seconds / world.dt)):
-        world.step()
-        if each is not None:
-            each()
 
 
 def down_crossings(values: np.ndarray, dt: float) -> np.ndarray:
@@ -61,17 +53,17 @@ def test_a_prismatic_elevator_moves_at_motor_speed_and_holds_its_limits():
         heights.append(lift.translation)
         speeds.append(lift.translation_speed)
 
-    run(world, 1.0, measure)
+    run_for(world, 1.0, measure)
     # The force suffices: the motor reaches its speed in the first step and keeps it.
     assert np.allclose(speeds, 1.0, rtol=1e-9)
     assert platform.velocity[1] == pytest.approx(1.0, rel=1e-9)
     assert lift.translation == pytest.approx(1.0, rel=1e-9)
     assert lift.motor_force == pytest.approx(platform.mass * G, rel=1e-9)
-    run(world, 2.0, measure)
+    run_for(world, 2.0, measure)
     assert max(heights) < 2.0 + 0.001 and heights[-1] > 2.0 - 0.001  # on the upper limit
     lift.motor_speed = -1.0
     heights.clear()
-    run(world, 4.0, measure)
+    run_for(world, 4.0, measure)
     assert min(heights) > -0.5 - 0.001 and heights[-1] < -0.5 + 0.001  # on the lower one
     assert platform.angle == 0.0 and platform.position[0] == 0.0
 
@@ -83,7 +75,7 @@ def test_a_prismatic_motor_too_weak_for_its_load_accelerates_at_the_force_balanc
     world.add_joint(
         PrismaticJoint(platform, None, (0, 1), (0, 1), motor_speed=1.0, max_motor_force=force)
     )
-    run(world, 1.0)
+    run_for(world, 1.0)
     assert platform.velocity[1] == pytest.approx((force / platform.mass - G) * 1.0, rel=1e-9)
 
 
@@ -101,7 +93,7 @@ def test_a_slider_conserves_momentum_along_its_axis_and_does_not_turn():
         off = slide.anchor_b - slide.anchor_a
         worst_off = max(worst_off, abs(off @ np.array([-slide.axis[1], slide.axis[0]])))
 
-    run(world, 3.0, measure)
+    run_for(world, 3.0, measure)
     assert np.allclose(world.momentum(), momentum, rtol=0, atol=1e-9 * np.abs(momentum).max())
     assert worst_angle < 1e-9 and worst_off < 1e-9
 
@@ -139,7 +131,7 @@ def test_a_car_dropped_on_its_wheels_bounces_at_its_suspension_frequency():
     frequency, zeta = 2.0, 0.1
     chassis, wheels, joints = build_car(world, 0.0, 1.45, frequency, zeta)
     heights = []
-    run(world, 5.0, lambda: heights.append(chassis.position[1]))
+    run_for(world, 5.0, lambda: heights.append(chassis.position[1]))
     heights = np.array(heights)
     # Each spring's stiffness is its axis row's mass times w^2: the chassis (linear and, at
     # 1.1 m from its centre, turning) and the wheel. Standing on the ground the wheels stay
@@ -159,7 +151,7 @@ def test_a_car_dropped_on_its_wheels_bounces_at_its_suspension_frequency():
     # wheels when unloaded (the wheels stand on the ground, within its slop).
     for joint in joints:
         joint.damping = 1.0
-    run(world, 3.0)
+    run_for(world, 3.0)
     assert [w.position[1] for w in wheels] == pytest.approx([0.4, 0.4], abs=0.005)
     sag = mass * G / (2.0 * stiffness)
     assert chassis.position[1] == pytest.approx(wheels[0].position[1] + 1.0 - sag, abs=1e-4)
@@ -180,7 +172,7 @@ def test_a_car_drives_over_bumps_on_its_motors():
             off = joint.anchor_b - joint.anchor_a
             worst_off = max(worst_off, abs(off @ np.array([-joint.axis[1], joint.axis[0]])))
 
-    run(world, 8.0, measure)
+    run_for(world, 8.0, measure)
     travelled = chassis.position[0]
     assert travelled > 0.8 * -speed * r * 6.0  # rolls at about r w once up to speed
     assert abs(chassis.angle) < 0.3
@@ -209,7 +201,7 @@ def test_a_rope_is_slack_below_its_length_and_holds_a_thrown_load_within_one_per
         nonlocal worst
         worst = max(worst, rope.current_length)
 
-    run(world, 6.0, measure)
+    run_for(world, 6.0, measure)
     assert worst < 2.0 * 1.01
     assert rope.current_length == pytest.approx(2.0, abs=0.02)  # hanging at rest: taut
 
@@ -228,7 +220,7 @@ def test_two_ropes_swinging_a_load_ten_times_the_middle_bodys_mass_stretch_under
         nonlocal worst
         worst = max(worst, upper.current_length - 1.0, lower.current_length - 1.0)
 
-    run(world, 6.0, measure)
+    run_for(world, 6.0, measure)
     assert worst < 0.02
 
 
@@ -240,7 +232,7 @@ def test_an_angular_spring_oscillates_at_its_frequency(frequency):
     world.add_joint(RevoluteJoint(wheel, None, (0, 2)))
     spring = world.add_joint(AngularSpring(wheel, None, frequency, rest_angle=0.4))
     angles = []
-    run(world, 4.0 / frequency + 0.5, lambda: angles.append(spring.angle - 0.4))
+    run_for(world, 4.0 / frequency + 0.5, lambda: angles.append(spring.angle - 0.4))
     angles = np.array(angles)
     period = np.diff(down_crossings(angles, world.dt)).mean()
     # The body's own inertia: stiffness I w^2 gives w exactly (symplectic Euler's period).
@@ -258,7 +250,7 @@ def test_an_angular_spring_between_two_bodies_uses_their_reduced_inertia_and_dam
     world.add_joint(AngularSpring(a, b, frequency, damping=zeta))
     spin = world.angular_momentum()
     relative = []
-    run(world, 6.0, lambda: relative.append(b.angle - a.angle))
+    run_for(world, 6.0, lambda: relative.append(b.angle - a.angle))
     relative = np.array(relative)
     assert world.angular_momentum() == pytest.approx(spin, rel=1e-9)
     omega = 2 * math.pi * frequency
@@ -291,7 +283,7 @@ def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio):
         driver.apply_torque(torque)
 
     driver.apply_torque(torque)
-    run(world, 3.0, measure)
+    run_for(world, 3.0, measure)
     assert worst_angle < 1e-6 and worst_speed < 1e-6
     # The driven wheel turns at -1/ratio of the driver: the torque drives both inertias.
     reflected = driver.inertia + driven.inertia / ratio**2
@@ -316,7 +308,7 @@ def test_a_gear_driven_by_a_motor_keeps_its_ratio():
         nonlocal worst
         worst = max(worst, abs(gear.error))
 
-    run(world, 4.0, measure)
+    run_for(world, 4.0, measure)
     assert worst < 1e-6
     assert driver.angular_velocity == pytest.approx(4.0, rel=1e-3)
     assert driven.angular_velocity == pytest.approx(-2.0, rel=1e-3)
@@ -341,14 +333,14 @@ def test_a_motor_joint_drives_a_body_to_its_pose_with_bounded_force_and_torque()
         worst_angular = max(worst_angular, abs(crate.angular_velocity - last[1]) / world.dt)
         last[:] = [crate.velocity, crate.angular_velocity]
 
-    run(world, 10.0, measure)
+    run_for(world, 10.0, measure)
     # Far from its target it pushes with all it has, and never more.
     assert worst_linear == pytest.approx(force / crate.mass, rel=1e-9)
     assert worst_angular == pytest.approx(torque / crate.inertia, rel=1e-9)
     assert crate.position == pytest.approx([4, 2], abs=1e-3)
     assert crate.angle == pytest.approx(1.0, abs=1e-3)
     drive.linear_offset = (0, 3)  # a new target: it follows
-    run(world, 10.0)
+    run_for(world, 10.0)
     assert crate.position == pytest.approx([0, 3], abs=1e-3)
 
 
@@ -358,10 +350,10 @@ def test_a_motor_joint_to_the_world_and_its_settings():
     body = world.add_body(Circle(0.3), position=(0, 3))
     hold = world.add_joint(MotorJoint(body, None, max_force=2.0 * body.mass * G))
     assert hold.linear_offset.tolist() == [0, 3] and hold.angular_offset == 0.0
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert body.position == pytest.approx([0, 3], abs=1e-3)  # held against gravity
     hold.max_force = 0.5 * body.mass * G  # too weak: it sinks at g / 2
-    run(world, 0.5)
+    run_for(world, 0.5)
     assert body.velocity[1] == pytest.approx(-0.5 * G * 0.5, rel=0.05)
 
 
@@ -396,7 +388,7 @@ def test_internal_joints_keep_momentum_and_hold(kind, positions, anchor, directi
     world.add_joint(joint)
     momentum = world.momentum()
     length = joint.current_length if kind == "rope" else 0.0
-    run(world, 2.0)
+    run_for(world, 2.0)
     scale = max(np.abs(momentum).max(), 1.0)
     assert np.allclose(world.momentum(), momentum, rtol=0, atol=1e-9 * scale)
     if kind in ("prismatic", "wheel"):
@@ -508,7 +500,7 @@ def test_settings_read_back_and_the_bodies_sleep_together():
     joints[0].motor_speed = 0.0
     joints[0].max_motor_torque = 0.0
     assert joints[1].axis.tolist() == [0.0, 1.0] and joints[1].frequency == 2.0
-    run(world, 4.0)
+    run_for(world, 4.0)
     assert not chassis.awake and not any(wheel.awake for wheel in wheels)
     joints[1].damping = 0.5  # a change wakes the island
     assert chassis.awake and all(wheel.awake for wheel in wheels)

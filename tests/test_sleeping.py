@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from builders import run_for
 
 from engine import Box, Circle, World
-
-DT = 1 / 60
 
 
 def ground(world):
@@ -16,11 +15,6 @@ def ground(world):
 
 def stack(world, count=5, x=0.0):
     return [world.add_body(Box(1, 1), position=(x, 0.5 + i)) for i in range(count)]
-
-
-def run(world, seconds):
-    for _ in range(round(seconds / DT)):
-        world.step()
 
 
 def test_a_settled_pyramid_falls_asleep_and_stays_put():
@@ -32,10 +26,10 @@ def test_a_settled_pyramid_falls_asleep_and_stays_put():
             boxes.append(
                 world.add_body(Box(1, 1), position=((i - (7 - row) / 2) * 1.125, 0.5 + row))
             )
-    run(world, 3.0)
+    run_for(world, 3.0)
     assert not world.awake[1:].any()  # every box sleeps; the time to sleep is 0.5 s of rest
     before = np.array(world.positions)
-    run(world, 2.0)
+    run_for(world, 2.0)
     np.testing.assert_array_equal(world.positions, before)  # asleep: exactly still
     assert np.all(world.velocities[1:] == 0.0)
 
@@ -44,7 +38,7 @@ def test_world_without_sleep_never_sleeps():
     world = World(sleep=False)
     ground(world)
     stack(world, 3)
-    run(world, 3.0)
+    run_for(world, 3.0)
     assert world.awake.all()
 
 
@@ -52,11 +46,11 @@ def test_a_ball_hitting_a_sleeping_stack_wakes_it_and_the_stack_reacts():
     world = World()
     ground(world)
     boxes = stack(world, 5)
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert not any(box.awake for box in boxes)
     resting = np.array([box.position for box in boxes])
     ball = world.add_body(Circle(0.3), position=(-6, 3.5), velocity=(25, 0), density=20)
-    run(world, 0.5)
+    run_for(world, 0.5)
     assert all(box.awake for box in boxes[2:])  # the whole island woke, not just the one hit
     moved = np.hypot(*(np.array([box.position for box in boxes]) - resting).T)
     assert moved[3] > 0.2  # the box struck (at height 3.5) was knocked away
@@ -68,11 +62,11 @@ def test_a_sleeping_body_on_a_removed_floor_wakes_and_falls():
     world.add_body(Box(60, 1), position=(0, -5.5), kind="static")
     floor = world.add_body(Box(4, 0.5), position=(0, 0.25), kind="static")
     box = world.add_body(Box(1, 1), position=(0, 1.0))
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert not box.awake
     world.remove(floor)
     assert box.awake
-    run(world, 0.5)
+    run_for(world, 0.5)
     # Free fall for about 0.5 s: it dropped over a metre (0.5 g t^2 = 1.23 m).
     assert box.position[1] < 1.0 - 1.0
 
@@ -92,7 +86,7 @@ def test_a_force_impulse_or_a_write_wakes_the_island(poke):
     world = World()
     ground(world)
     boxes = stack(world, 3)
-    run(world, 2.0)
+    run_for(world, 2.0)
     assert not boxes[0].awake
     poke(boxes[0])
     assert all(box.awake for box in boxes)

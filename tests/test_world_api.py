@@ -15,22 +15,16 @@ import re
 
 import numpy as np
 import pytest
+from builders import DT, hexagon
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Box, Circle, ConcavePolygon, Polygon, World
+from engine import Box, Circle, ConcavePolygon, World
 
-DT = 1.0 / 60.0
 NAN, INF = float("nan"), float("inf")
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def hexagon(radius: float) -> Polygon:
-    return Polygon(
-        [(radius * math.cos(k * math.pi / 3), radius * math.sin(k * math.pi / 3)) for k in range(6)]
-    )
 
 
 def small_scene(broadphase: str = "grid") -> World:

@@ -12,12 +12,12 @@ import math
 
 import numpy as np
 import pytest
+from builders import DT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Box, Circle, World
 
-DT = 1.0 / 60.0
 WALL_X = 5.05  # wall centre; its near face is at x = 5.0, 5 m from the launch point
 # A glancing hit leaves a body sliding along the wall at up to 866 m/s (1000 m/s at 60 deg);
 # the wall is 2 km tall so that in the 1 s checked nothing can go round its end, and being

@@ -11,34 +11,21 @@ import math
 
 import numpy as np
 import pytest
+from builders import DT, G, hexagon, run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from engine import Box, Circle, Polygon, World, collide
-
-G = 9.81
-DT = 1.0 / 60.0
+from engine import Box, Circle, World, collide
 
 
 def steps(seconds: float, dt: float = DT) -> int:
     return int(round(seconds / dt))
 
 
-def run(world: World, n: int) -> None:
-    for _ in range(n):
-        world.step()
-
-
 def add_ground(world: World, friction: float = 0.6, restitution: float = 0.0):
     """A 40 m static ground whose top face is y = 0."""
     return world.add_body(
         Box(40, 1), position=(0, -0.5), kind="static", friction=friction, restitution=restitution
-    )
-
-
-def hexagon(radius: float) -> Polygon:
-    return Polygon(
-        [(radius * math.cos(k * math.pi / 3), radius * math.sin(k * math.pi / 3)) for k in range(6)]
     )
 
 

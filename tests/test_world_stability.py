@@ -11,26 +11,15 @@ import math
 
 import numpy as np
 import pytest
+from builders import DT, hexagon, run
 
-from engine import Box, Circle, Polygon, World
+from engine import Box, Circle, World
 
-DT = 1.0 / 60.0
 TEN_SECONDS = 600
-
-
-def run(world: World, n: int) -> None:
-    for _ in range(n):
-        world.step()
 
 
 def add_ground(world: World, width: float = 40.0):
     return world.add_body(Box(width, 1), position=(0, -0.5), kind="static")
-
-
-def hexagon(radius: float) -> Polygon:
-    return Polygon(
-        [(radius * math.cos(k * math.pi / 3), radius * math.sin(k * math.pi / 3)) for k in range(6)]
-    )
 
 
 @pytest.mark.slow
