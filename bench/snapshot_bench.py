@@ -82,7 +82,7 @@ def run() -> list[tuple[str, float, str]]:
                     _best(lambda p=path, c=compress: save(world, p, c)),
                     "ms",
                 ),
-                (f"{label}: load ({kind})", _best(lambda p=path: load(p)), "ms"),
+                (f"{label}: load ({kind})", _best(lambda p=path: load(p, World)), "ms"),
                 (f"{label}: file size ({kind})", os.path.getsize(path) / 1024, "KiB"),
             ]
     # deepcopy and pickle go through the same snapshot, as World's own methods delegate to

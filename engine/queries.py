@@ -28,6 +28,7 @@ from .part_checks import contains_point, touches_box
 from .query_index import BODY, QueryIndex, current_index
 from .shapes import Shape
 from .sorting import sorted_unique
+from .world_base import WorldBase
 
 ALL_CATEGORIES = 0xFFFF
 
@@ -48,17 +49,9 @@ class ShapeHit:
 
 
 # -- shared checks ----------------------------------------------------------------------------
-_World = None
-
-
 def check_world(world) -> None:
     """TypeError unless ``world`` is a World."""
-    global _World
-    if _World is None:
-        from .world import World  # here: world.py imports this module
-
-        _World = World
-    if not isinstance(world, _World):
+    if not isinstance(world, WorldBase):
         raise TypeError(f"world: expected a World, got {type(world).__name__}")
 
 

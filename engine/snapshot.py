@@ -20,7 +20,7 @@ API
     usable: a handle of a body or joint that exists in the snapshot works again; one created
     after it (or removed) raises ValueError ("removed") when used, and its ``world`` is None.
     Event handlers are not state: the world keeps its own.
-``save(world, path, compress=False)`` / ``load(path) -> World``
+``save(world, path, compress=False)`` / ``load(path, World) -> World``
     The file format below. ``path`` may also be a binary file object. ``save`` also takes a
     Snapshot. A saved world continues bitwise identically to the one that was not saved.
 ``world_getstate(world)`` / ``world_setstate(world, state)``
@@ -224,6 +224,7 @@ from .motion_settings import MAX_GRAVITY_SCALE
 from .packing import concatenate, widen
 from .shapes import Box, Circle, ConcavePolygon, Polygon
 from .warm_start import FEATURE_BITS, ROW_BITS, WarmStartCache
+from .world_base import WorldBase
 
 __all__ = [
     "FORMAT_NAME",
@@ -600,7 +601,9 @@ def restore(world, snap: Snapshot) -> None:
     _check_not_stepping(world, "restore")
     if not isinstance(snap, Snapshot):
         raise TypeError(f"snap: expected a Snapshot, got {type(snap).__name__}")
-    checked = _check(snap._header, dict(snap._arrays), snap._shapes, "snapshot", snap._labels)
+    checked = _check(
+        snap._header, dict(snap._arrays), snap._shapes, "snapshot", type(world), snap._labels
+    )
     _apply(world, checked, snap._handles, snap._joint_handles, fresh=False)
 
 
@@ -613,9 +616,7 @@ def _check_not_stepping(world, action: str) -> None:
 
 
 def _check_world(world, argument: str) -> None:
-    from .world import World  # lazily: world.py may import this module
-
-    if not isinstance(world, World):
+    if not isinstance(world, WorldBase):
         raise TypeError(f"{argument}: expected a World, got {type(world).__name__}")
 
 
@@ -656,8 +657,9 @@ def save(world, path, compress: bool = False) -> None:
         raise
 
 
-def load(path):
-    """A new World from a file written by :func:`save` (a path or a binary file object).
+def load(path, world_type: type):
+    """A new World (of ``world_type``, the World class: ``World.load(path)`` passes it)
+    from a file written by :func:`save` (a path or a binary file object).
 
     Raises ValueError naming the file and the problem for anything that is not a complete,
     consistent snapshot of a version this engine reads; OSError when it cannot be read.
@@ -670,7 +672,7 @@ def load(path):
         with open(where, "rb") as file:
             data = file.read()
     header, arrays = _read_archive(data, where)
-    checked = _check(header, arrays, None, where)
+    checked = _check(header, arrays, None, where, world_type)
     world = checked.world
     _apply(world, checked, None, None, fresh=True)
     return world
@@ -1206,16 +1208,21 @@ def _header_counts(header: dict, where: str) -> tuple[dict, dict]:
 
 
 def _check(
-    header: dict, arrays: dict, shapes: tuple | None, where: str, labels: tuple | None = None
+    header: dict,
+    arrays: dict,
+    shapes: tuple | None,
+    where: str,
+    world_type: type,
+    labels: tuple | None = None,
 ) -> _Checked:
     """Check a snapshot completely; ValueError naming ``where`` and the first problem.
 
     shapes: the handles' shapes, or None to build them from the header's specs, which
     happens once everything cheaper has been checked (building a concave shape costs
-    time), within the vertex counts that the file's parts allow. labels: the handles'
-    (tag, user_data), or None to read them from the header.
+    time), within the vertex counts that the file's parts allow. world_type: the World
+    class, for the new world the settings make. labels: the handles' (tag, user_data), or
+    None to read them from the header.
     """
-    from .world import World  # lazily: world.py may import this module
 
     _check_format(header, where)
     unknown = sorted(set(header) - _HEADER_FIELDS)
@@ -1233,7 +1240,7 @@ def _check(
     settings = _header_section(header, "settings", dict.fromkeys(known, _anything), where)
     try:
         # The World's own argument checks decide which settings are valid.
-        world = World(**settings)
+        world = world_type(**settings)
     except Exception as error:  # TypeError and ValueError, or whatever odd JSON provokes
         raise ValueError(f"{where}: header settings: {error}") from None
     state, counts = _header_counts(header, where)
@@ -1828,18 +1835,18 @@ def world_setstate(world, state: dict) -> None:
     """``World.__setstate__``: ``world`` is a bare ``World.__new__`` object."""
     if not isinstance(state, dict) or not isinstance(state.get("snapshot"), Snapshot):
         raise ValueError("pickled World: its state is not a World snapshot")
-    from .world import World  # lazily: world.py may import this module
-
+    world_type = type(world)
     snap = state["snapshot"]
     where = "pickled World"
-    checked = _check(snap._header, dict(snap._arrays), snap._shapes, where, snap._labels)
+    checked = _check(snap._header, dict(snap._arrays), snap._shapes, where, world_type,
+                     snap._labels)  # fmt: skip
     user_data = state.get("user_data")
     if isinstance(user_data, list) and len(user_data) == len(checked.labels):
         checked.labels = tuple((tag, data) for (tag, _), data in zip(checked.labels, user_data))
     # A fully initialised World first, so that what this module does not restore (handlers,
     # caches, attributes added later with their defaults) is as a new World has it.
     probe = checked.world
-    World.__init__(world, **{arg: getattr(probe, attr) for arg, attr in _SETTINGS.items()})
+    world_type.__init__(world, **{arg: getattr(probe, attr) for arg, attr in _SETTINGS.items()})
     _apply(world, checked, snap._handles, snap._joint_handles, fresh=True)
     handlers = state.get("handlers")
     if isinstance(handlers, _Handlers):

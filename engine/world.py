@@ -80,9 +80,10 @@ from .validation import (
     check_bound,
 )
 from .warm_start import WarmStartCache
+from .world_base import WorldBase
 
 
-class World:
+class World(WorldBase):
     """A 2D world of rigid bodies stepped with a fixed timestep.
 
     gravity: (2,) m/s^2. dt: the fixed step in seconds. broadphase: "grid" (a spatial hash,
@@ -1015,7 +1016,7 @@ class World:
     @staticmethod
     def load(path) -> World:
         """A new World from a file written by ``save``; ValueError names what is wrong."""
-        return load_world(path)
+        return load_world(path, World)
 
     __getstate__ = world_getstate
     __setstate__ = world_setstate

@@ -240,7 +240,7 @@ def write_npz(header, arrays: dict, header_text: str | None = None) -> bytes:
 
 
 def load_bytes(data: bytes):
-    return load(io.BytesIO(data))
+    return load(io.BytesIO(data), World)
 
 
 def assert_consistent(world: World) -> None:
@@ -669,10 +669,10 @@ def test_save_writes_exactly_the_path_given_and_leaves_no_temporary(tmp_path):
     save(world, path)
     save(world, str(path))  # over an existing file
     assert os.listdir(tmp_path) == ["level.snap"]
-    loaded = load(path)
+    loaded = load(path, World)
     assert np.array_equal(loaded.positions, world.positions)
     save(snapshot(world), tmp_path / "from_snapshot.npz")
-    assert same_snapshot(snapshot(load(tmp_path / "from_snapshot.npz")), snapshot(loaded))
+    assert same_snapshot(snapshot(load(tmp_path / "from_snapshot.npz", World)), snapshot(loaded))
 
 
 def test_compressed_files_load_the_same():
@@ -702,7 +702,7 @@ def test_file_is_documented_npz_without_objects():
 
 def test_missing_file_is_an_os_error(tmp_path):
     with pytest.raises(FileNotFoundError):
-        load(tmp_path / "nothing.npz")
+        load(tmp_path / "nothing.npz", World)
 
 
 def _edit(data: bytes, edit) -> bytes:
@@ -806,7 +806,7 @@ def test_bad_files_raise_value_error_naming_file_and_problem(case, tmp_path):
     path = tmp_path / "bad.npz"
     path.write_bytes(damage(_small_file()))
     with pytest.raises(ValueError, match=message) as error:
-        load(path)
+        load(path, World)
     assert str(error.value).startswith(str(path) + ": ")
 
 
