@@ -18,6 +18,7 @@ SUITES = [
     "bench.snapshot_bench",
     "bench.joints_bench",
     "bench.experiments_bench",
+    "bench.solver_quality",
 ]
 
 

@@ -1,0 +1,229 @@
+"""Solver quality: the scenes where a rigid-body solver shows its limits, measured.
+
+Not timings but physics figures, each against the ideal a perfect solver would reach:
+
+- bounce apex: a ball dropped from 2 m with restitution e = 0.2 / 0.5 / 0.8 at dt 1/60,
+  the first rebound's apex against e^2 h (relative error);
+- chaos box: 300 bodies, densities 0.01-100 kg/m^2, sizes 3 cm-2 m, thrown at up to
+  200 m/s into a closed 40 x 30 m box: after 5 s, bodies whose centre is outside the box's
+  inside (pressed into a wall or the floor) and whether every number is finite;
+- tumbler: 300 boxes (40 cm) in a hollow 10 m kinematic box turning at 0.25 rad/s: the
+  deepest contact between a box and the tumbler over 10 s, and whether all stay inside;
+- mass ratio: a 100 kg slab on three 1 kg boxes: how far the slab sinks into them;
+- columns of 20 and 30 boxes, each set off by up to 1 cm, sleeping off, 60 s: the top
+  box's sideways drift (and whether it still stands);
+- rain: the 1,000-body pile of the rain scene: seconds from the last body poured to all
+  asleep (capped at 30 s), and how many bodies still move faster than the sleep speed
+  1,000 steps after the pour began;
+- chains: the widest pivot gap of a 100-link chain whipping down from horizontal, and the
+  stretch of a 20-link chain carrying 100 times its link mass;
+- landing: the impulse ``contact_begin`` reports for a 1 kg box landing at 4.25 m/s,
+  against m v.
+
+Run alone with ``python -m bench.solver_quality`` (about a minute).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from demos.scenes.rain import Spout, add_container
+from engine import Box, Circle, RevoluteJoint, World
+
+G = 9.81
+
+
+def bounce_errors():
+    h, r = 2.0, 0.25
+    for e in (0.2, 0.5, 0.8):
+        world = World()
+        world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+        ball = world.add_body(Circle(r), position=(0, h + r), restitution=e)
+        phase, apex = "falling", -math.inf
+        for _ in range(600):
+            world.step()
+            vy = ball.velocity[1]
+            if phase == "falling" and vy > 0:
+                phase = "rising"
+            if phase == "rising":
+                apex = max(apex, ball.position[1] - r)
+                if vy <= 0:
+                    break
+        yield f"bounce apex e={e} from 2 m, dt 1/60: error", apex / (e * e * h) - 1, "of e^2 h"
+
+
+def chaos_box(seed: int = 3):
+    rng = np.random.default_rng(seed)
+    world = World()
+    width, height = 40.0, 30.0
+    for x, y, w, h in ((0, -0.5, width + 2, 1), (0, height + 0.5, width + 2, 1),
+                       (-width / 2 - 0.5, height / 2, 1, height), (width / 2 + 0.5, height / 2,
+                                                                   1, height)):  # fmt: skip
+        world.add_body(Box(w, h), position=(x, y), kind="static")
+    bodies = []
+    for _ in range(300):
+        size = math.exp(rng.uniform(math.log(0.03), math.log(2.0)))
+        shape = Box(size, size) if rng.random() < 0.5 else Circle(size / 2)
+        speed, direction = rng.uniform(0, 200), rng.uniform(0, 2 * math.pi)
+        bodies.append(world.add_body(
+            shape, position=(rng.uniform(-18, 18), rng.uniform(2, 28)),
+            velocity=(speed * math.cos(direction), speed * math.sin(direction)),
+            density=math.exp(rng.uniform(math.log(0.01), math.log(100.0))),
+        ))  # fmt: skip
+    for _ in range(300):
+        world.step()
+    positions = np.array([body.position for body in bodies])
+    inside = (
+        (np.abs(positions[:, 0]) < width / 2) & (positions[:, 1] > 0) & (positions[:, 1] < height)
+    )
+    yield "chaos box: bodies with their centre in a wall", float((~inside).sum()), "of 300"
+    finite = np.isfinite(world.positions).all() and np.isfinite(world.velocities).all()
+    yield "chaos box: every number finite", float(finite), "(1 yes)"
+
+
+def tumbler():
+    world = World()
+    side, wall = 10.0, 0.5
+    half = side / 2
+    drum = world.add_body(
+        [Box(side + 2 * wall, wall, offset=(0, -half - wall / 2)),
+         Box(side + 2 * wall, wall, offset=(0, half + wall / 2)),
+         Box(wall, side, offset=(-half - wall / 2, 0)),
+         Box(wall, side, offset=(half + wall / 2, 0))],
+        kind="kinematic", angular_velocity=0.25,
+    )  # fmt: skip
+    rng = np.random.default_rng(1)
+    for i in range(300):  # 20 x 15, filling the lower two thirds
+        x, y = -4.75 + 0.5 * (i % 20), -4.75 + 0.5 * (i // 20)
+        world.add_body(Box(0.4, 0.4), position=(x, y), angle=rng.uniform(-0.1, 0.1))
+    deepest = 0.0
+    drum_row = world.index_of(drum)
+    for _ in range(600):
+        world.step()
+        table = world.contact_arrays()
+        mine = (table.rows == drum_row).any(axis=1)
+        if mine.any():
+            deepest = max(deepest, float(table.depth[mine].max()))
+    yield "tumbler: deepest box in a wall", deepest * 100, "cm"
+    c, s = math.cos(drum.angle), math.sin(drum.angle)
+    local = (world.positions - drum.position) @ np.array([[c, -s], [s, c]])
+    escaped = (np.abs(local[1:]) > half).any(axis=1).sum()
+    yield "tumbler: boxes outside it after 10 s", float(escaped), "of 300"
+
+
+def mass_ratio():
+    world = World()
+    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+    for x in (-1.5, 0.0, 1.5):
+        world.add_body(Box(0.5, 0.5), position=(x, 0.25), density=4.0)  # 1 kg
+    slab = world.add_body(Box(4.0, 0.5), position=(0, 0.75), density=50.0)  # 100 kg
+    for _ in range(300):
+        world.step()
+    yield (
+        "mass ratio 100:1 slab on boxes: drop (2 slops at rest)",
+        (0.75 - slab.position[1]) * 1000,
+        "mm",
+    )
+
+
+def column(count: int, seconds: float = 60.0):
+    rng = np.random.default_rng(count)
+    world = World(sleep=False)
+    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+    boxes = [world.add_body(Box(1, 1), position=(rng.uniform(-0.01, 0.01), 0.5 + i))
+             for i in range(count)]  # fmt: skip
+    start = boxes[-1].position[0]
+    for _ in range(round(seconds / world.dt)):
+        world.step()
+    top = boxes[-1].position
+    standing = top[1] > count - 0.5
+    yield (
+        f"column of {count}, sleeping off, {seconds:g} s: top drift",
+        (abs(top[0] - start) * 100 if standing else math.inf),
+        "cm",
+    )
+
+
+def rain():
+    world = World()
+    add_container(world)
+    spout = Spout({})
+    steps, poured_at, asleep_at, moving_at_1000 = 0, None, None, None
+    while steps < 250 + 30 * 60:
+        spout.before_step(world)
+        world.step()
+        steps += 1
+        dynamic = world.kinds == World.KIND_CODES["dynamic"]
+        if poured_at is None and dynamic.sum() >= 1000:
+            poured_at = steps
+        if steps == 1000:
+            speed = np.hypot(*world.velocities[dynamic].T)
+            moving_at_1000 = int((speed > world.sleep_threshold).sum())
+        if poured_at is not None and not world.awake[dynamic].any():
+            asleep_at = steps
+            break
+    yield "rain: bodies moving after 1,000 steps", float(moving_at_1000), "of 1000"
+    settle = math.inf if asleep_at is None else (asleep_at - poured_at) * world.dt
+    yield "rain: all asleep after the pour (cap 30 s)", settle, "s"
+
+
+def whipping_chain(links: int = 100):
+    world = World(sleep=False)
+    bodies, joints, previous = [], [], None
+    for i in range(links):
+        link = world.add_body(Box(0.5, 0.1), position=(0.25 + 0.5 * i, 0))
+        joints.append(world.add_joint(RevoluteJoint(link, previous, anchor=(0.5 * i, 0))))
+        bodies.append(link)
+        previous = link
+    widest = 0.0
+    for _ in range(300):
+        world.step()
+        for joint in joints[1:]:
+            widest = max(widest, float(np.hypot(*(joint.anchor_a - joint.anchor_b))))
+    yield f"{links}-link chain whipping: widest pivot gap", widest * 100, "cm"
+
+
+def heavy_chain(links: int = 20):
+    world = World(sleep=False)
+    previous = None
+    for i in range(links):
+        link = world.add_body(Box(0.1, 0.5), position=(0, -0.25 - 0.5 * i))
+        world.add_joint(RevoluteJoint(link, previous, anchor=(0, -0.5 * i)))
+        previous = link
+    weight = world.add_body(Circle(0.3), position=(0, -0.5 * links - 0.3),
+                            density=100 * previous.mass / (math.pi * 0.09))  # fmt: skip
+    world.add_joint(RevoluteJoint(weight, previous, anchor=(0, -0.5 * links)))
+    worst = 0.0
+    for _ in range(300):
+        world.step()
+        length = -(weight.position[1] - 0.3 * math.cos(weight.angle))
+        worst = max(worst, length / (0.5 * links) - 1)
+    yield f"{links}-link chain holding 100x a link: stretch", worst * 100, "%"
+
+
+def landing():
+    """A 1 kg box dropped from the height that makes it land at 4.25 m/s (restitution 0)."""
+    world = World()
+    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+    drop = 4.25**2 / (2 * G)
+    box = world.add_body(Box(1, 1), position=(0, 0.5 + drop), density=1.0)
+    seen = []
+    world.on("contact_begin", lambda contact: seen.append(contact.normal_impulse))
+    for _ in range(120):
+        world.step()
+        if seen:
+            break
+    yield "4.25 m/s landing: contact_begin impulse / m v", seen[0] / (box.mass * 4.25), "x"
+
+
+def run():
+    for scene in (bounce_errors, chaos_box, tumbler, mass_ratio, lambda: column(20),
+                  lambda: column(30), rain, whipping_chain, heavy_chain, landing):  # fmt: skip
+        yield from scene()
+
+
+if __name__ == "__main__":
+    for label, value, unit in run():
+        print(f"{label:<52} {value:>10.4g}  {unit}")
