@@ -198,7 +198,7 @@ def heavy_chain(links: int = 20):
     worst = 0.0
     for _ in range(300):
         world.step()
-        length = -(weight.position[1] - 0.3 * math.cos(weight.angle))
+        length = -(weight.position[1] + 0.3 * math.cos(weight.angle))  # the top pin
         worst = max(worst, length / (0.5 * links) - 1)
     yield f"{links}-link chain holding 100x a link: stretch", worst * 100, "%"
 
