@@ -6,9 +6,11 @@ True
 """
 
 from .body import Body
+from .chain import Chain
 from .collide import Collision, CollisionBatch, collide, collide_many
 from .events import Contact, Event, SensorOverlap
 from .joints import DistanceJoint, Joint, MouseJoint, RevoluteJoint, WeldJoint
+from .segments import Segment
 from .shapes import Box, Circle, ConcavePolygon, Polygon, Shape
 from .world import HandlerError, World
 
@@ -25,11 +27,13 @@ __all__ = [
     "SensorOverlap",
     "World",
     "Box",
+    "Chain",
     "Circle",
     "Collision",
     "CollisionBatch",
     "ConcavePolygon",
     "Polygon",
+    "Segment",
     "Shape",
     "collide",
     "collide_many",
