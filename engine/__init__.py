@@ -8,10 +8,12 @@ True
 from .axis_joints import AngularSpring, PrismaticJoint, RopeJoint, WheelJoint
 from .body import Body
 from .bulk_views import ContactArrays, JointArrays, PartArrays
+from .chain import Chain
 from .collide import Collision, CollisionBatch, collide, collide_many
 from .drive_joints import GearJoint, MotorJoint
 from .events import Contact, Event, SensorOverlap
 from .joints import DistanceJoint, Joint, MouseJoint, RevoluteJoint, WeldJoint
+from .segments import Segment
 from .shapes import Box, Circle, ConcavePolygon, Polygon, Shape
 from .world import HandlerError, World
 
@@ -37,11 +39,13 @@ __all__ = [
     "SensorOverlap",
     "World",
     "Box",
+    "Chain",
     "Circle",
     "Collision",
     "CollisionBatch",
     "ConcavePolygon",
     "Polygon",
+    "Segment",
     "Shape",
     "collide",
     "collide_many",

@@ -14,6 +14,7 @@ from .body_geometry import body_geometry
 from .body_store import DYNAMIC, KIND_CODES, KIND_NAMES, STATIC
 from .filtering import check_bits, check_group, check_tag
 from .motion_settings import check_damping, check_gravity_scale
+from .segments import check_dynamic
 from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
 from .validation import (
     as_bounded_float,
@@ -277,6 +278,7 @@ class Body:
         code = KIND_CODES[value]
         mass = inertia = np.inf
         if code == DYNAMIC:
+            check_dynamic(self._shapes, "kind")
             geometry = body_geometry(self._shapes)
             density = float(self._get("density"))
             mass, inertia = density * geometry.area, density * geometry.moment

@@ -35,7 +35,12 @@ def body_geometry(shapes) -> BodyGeometry:
     # Shapes far apart can overflow the moment or the reach to inf: the callers refuse that
     # (a mass or inertia float64 cannot invert), so it needs no warning here.
     with np.errstate(over="ignore"):
-        centroid = sum(shape.area * shape.centroid for shape in shapes) / area
+        if area > 0.0:
+            centroid = sum(shape.area * shape.centroid for shape in shapes) / area
+        else:
+            # Only lines (segments without radius): a static or kinematic body, whose
+            # centre is then the middle of its lines.
+            centroid = sum(shape.centroid for shape in shapes) / len(shapes)
         # Parallel-axis theorem: each shape's moment moved to the common centroid.
         moment = sum(
             shape._moment + shape.area * float(np.sum((shape.centroid - centroid) ** 2))

@@ -34,12 +34,14 @@ _ID_OF = np.frompyfunc(operator.attrgetter("_id"), 1, 1)
 class PartArrays(NamedTuple):
     """Every convex part of every body (P parts, padded to K vertex slots).
 
-    vertices: (P, K, 2) float64 in the owner's frame (origin at its centre of mass; a part
-    with fewer than K vertices repeats its first one); normals: (P, K, 2) unit outward
-    normal of the edge from vertex i to vertex i + 1 (zero for a circle); count: (P,)
-    int64 real vertices (1 for a circle); radius: (P,) float64 (a circle's; 0 for a
-    polygon); body: (P,) int64 the owner's row (its index in ``world.bodies``). A body's
-    parts are consecutive.
+    vertices: (P, K, 2) float64 in the owner's frame (origin at its centre of mass; the
+    slots past a part's count repeat its first vertex, except a chain link's slots 2 and
+    3, which hold its neighbours' far ends); normals: (P, K, 2) unit outward normal of the
+    edge from vertex i to vertex i + 1 (zero for a circle; a segment's two sides; a chain
+    link's front normal in every slot); count: (P,) int64 real vertices (1 for a circle, 2
+    for a segment or a chain link, 3 or more for a polygon); radius: (P,) float64 (a
+    circle's or a capsule's; 0 otherwise); body: (P,) int64 the owner's row (its index in
+    ``world.bodies``). A body's parts are consecutive.
     """
 
     vertices: np.ndarray

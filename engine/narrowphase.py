@@ -2,7 +2,8 @@
 
 Each pair is solved in a frame that keeps its arithmetic small: a polygon pair in A's body
 frame (A's vertices need no transform there), a polygon-circle pair in the polygon's frame,
-a circle pair in the world. The answers are turned back into world coordinates. Circle-
+a circle pair in the world, a pair with a segment or capsule in A's frame
+(``engine.segment_pair``). The answers are turned back into world coordinates. Circle-
 polygon pairs run as polygon-circle with A and B swapped, and their answers are swapped
 back. ``collide``, ``collide_many``, the World, continuous collision, sensors and the queries
 all call :func:`collide_parts`, so they agree to the last bit.
@@ -15,10 +16,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .chain_pair import chain_pair
 from .jit import kernel
 from .packing import PackedParts
 from .polygon_pair import polygon_pair
 from .round_pair import circle_circle, polygon_circle
+from .segment_pair import rounded_pair
 
 # Relative size of a gap that is only rounding: about 4000 units in the last place of the
 # pair's largest coordinate. Far below any physical scale, far above float64 noise.
@@ -173,8 +176,10 @@ def collide_kernel(
         scale = abs(xa) + abs(ya) + abs(xb) + abs(yb) + reach_a[pa] + reach_b[pb]
         touch = TOUCH * scale
         keep = margin[i] + touch
-        round_a = radius_a[pa] > 0.0
-        round_b = radius_b[pb] > 0.0
+        # A segment or capsule (two vertices) goes with the polygons, as a rounded core.
+        segment = count_a[pa] == 2 or count_b[pb] == 2
+        round_a = radius_a[pa] > 0.0 and not segment
+        round_b = radius_b[pb] > 0.0 and not segment
         swapped = False
         if round_a and round_b:
             # Circle pairs in the world frame.
@@ -208,7 +213,8 @@ def collide_kernel(
             cx, cy = cr * ox - sr * oy + rx, sr * ox + cr * oy + ry
             answer = polygon_circle(hull_a, k, cx, cy, radius, lvx, lvy, sweep, dt[i], keep)
         else:
-            # Polygon pairs in A's body frame, where A's vertices need no transform.
+            # Polygon and segment pairs in A's body frame, where A's vertices need no
+            # transform.
             na = _local_hull(vertices_a, normals_a, count_a, pa, hull_a)
             rx, ry, cr, sr = _relative_pose(ca, sa, xa, ya, poses_a[i, 2], xb, yb, poses_b[i, 2])
             nb = count_b[pb]
@@ -217,11 +223,40 @@ def collide_kernel(
                 hull_b[0, j], hull_b[1, j] = cr * u - sr * v + rx, sr * u + cr * v + ry
                 u, v = normals_b[pb, j, 0], normals_b[pb, j, 1]
                 hull_b[2, j], hull_b[3, j] = cr * u - sr * v, sr * u + cr * v
-            answer = polygon_pair(
-                hull_a, na, hull_b, nb, ca * vx + sa * vy, -sa * vx + ca * vy, sweep, dt[i],
-                keep, flip_tolerance,
-            )  # fmt: skip
-            c, s, x, y = ca, sa, xa, ya
+            one_a = segment and _one_sided(normals_a, count_a, pa)
+            one_b = segment and _one_sided(normals_b, count_b, pb)
+            if one_a != one_b:
+                # A chain's link, in its own frame: the other core turned into it.
+                swapped = one_b
+                if one_b:
+                    k = _local_hull(vertices_b, normals_b, count_b, pb, hull_a)
+                    c, s, x, y = cb, sb, xb, yb
+                    rx, ry, cr, sr = _relative_pose(
+                        cb, sb, xb, yb, poses_b[i, 2], xa, ya, poses_a[i, 2]
+                    )
+                    nb = _turned_hull(vertices_a, normals_a, count_a, pa, rx, ry, cr, sr, hull_b)
+                    lvx, lvy = -1.0 * (cb * vx + sb * vy), -1.0 * (-sb * vx + cb * vy)
+                    ghosts, ro = vertices_b[pb], radius_a[pa]
+                else:
+                    c, s, x, y = ca, sa, xa, ya
+                    lvx, lvy = ca * vx + sa * vy, -sa * vx + ca * vy
+                    ghosts, ro = vertices_a[pa], radius_b[pb]
+                answer = chain_pair(
+                    hull_a, ghosts[2, 0], ghosts[2, 1], ghosts[3, 0], ghosts[3, 1], hull_b, nb,
+                    ro, lvx, lvy, sweep, dt[i], keep, flip_tolerance,
+                )  # fmt: skip
+            elif segment:
+                answer = rounded_pair(
+                    hull_a, na, radius_a[pa], hull_b, nb, radius_b[pb], ca * vx + sa * vy,
+                    -sa * vx + ca * vy, sweep, dt[i], keep, flip_tolerance,
+                )  # fmt: skip
+            else:
+                answer = polygon_pair(
+                    hull_a, na, hull_b, nb, ca * vx + sa * vy, -sa * vx + ca * vy, sweep,
+                    dt[i], keep, flip_tolerance,
+                )  # fmt: skip
+            if one_a == one_b:
+                c, s, x, y = ca, sa, xa, ya
         (gap, nx, ny, first, kept, x0, y0, s0, f0, x1, y1, s1, f1, inside_a, inside_b) = answer
         # Back to the world, and for a swapped pair to A's point of view.
         sign = -1.0 if swapped else 1.0
@@ -256,6 +291,28 @@ def _local_hull(vertices, normals, count, part, hull):
     for j in range(k):
         hull[0, j], hull[1, j] = vertices[part, j, 0], vertices[part, j, 1]
         hull[2, j], hull[3, j] = normals[part, j, 0], normals[part, j, 1]
+    return k
+
+
+@kernel(inline=True)
+def _one_sided(normals, count, part):
+    """True for a chain's link: two vertices with the front normal in both normal slots."""
+    return (
+        count[part] == 2
+        and normals[part, 1, 0] == normals[part, 0, 0]
+        and normals[part, 1, 1] == normals[part, 0, 1]
+    )
+
+
+@kernel(inline=True)
+def _turned_hull(vertices, normals, count, part, rx, ry, cr, sr, hull):
+    """Copy a part into ``hull`` (4, K), turned by (cr, sr) and moved by (rx, ry)."""
+    k = count[part]
+    for j in range(k):
+        u, v = vertices[part, j, 0], vertices[part, j, 1]
+        hull[0, j], hull[1, j] = cr * u - sr * v + rx, sr * u + cr * v + ry
+        u, v = normals[part, j, 0], normals[part, j, 1]
+        hull[2, j], hull[3, j] = cr * u - sr * v, sr * u + cr * v
     return k
 
 

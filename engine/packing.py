@@ -4,7 +4,9 @@ A batch of P convex parts becomes fixed-width arrays of K slots. A polygon with 
 vertices is padded with copies of its first vertex and of its last edge normal: the padded
 slots then repeat a real vertex and a real face, so minima and maxima over the slots are
 unchanged, and ``(i + 1) % K`` is the next vertex of every real slot. A circle is one
-vertex (its centre) repeated, with its radius; its normals are zero and never read.
+vertex (its centre) repeated, with its radius; its normals are zero and never read. A
+segment (a capsule when its radius is > 0) is two vertices, its ends, with the normals of
+its two sides: ``n`` (to the right of a -> b) and ``-n``, as a polygon of two edges.
 """
 
 from __future__ import annotations
@@ -67,6 +69,19 @@ def pack_circle(offset: np.ndarray, radius: float, width: int) -> PackedParts:
     return PackedParts(vertices, np.zeros((1, width, 2)), np.array([1]), np.array([radius]))
 
 
+def pack_segment(
+    a: np.ndarray, b: np.ndarray, normal: np.ndarray, radius: float, width: int
+) -> PackedParts:
+    """One segment a-b (2,) with its right-hand unit ``normal`` (2,) and ``radius``."""
+    vertices = np.empty((1, width, 2))
+    vertices[0, :] = a
+    vertices[0, 1] = b
+    normals = np.empty((1, width, 2))
+    normals[0, :] = -normal
+    normals[0, 0] = normal
+    return PackedParts(vertices, normals, np.array([2]), np.array([radius]))
+
+
 def widen(packed: PackedParts, width: int) -> PackedParts:
     """The same parts padded to ``width`` >= K slots, keeping the padding rule."""
     k = packed.width
@@ -90,11 +105,14 @@ def concatenate(batches: list[PackedParts]) -> PackedParts:
 
 def part_widths(parts: PackedParts) -> np.ndarray:
     """(P,) each part's smallest width: the least extent of its vertices along its own
-    edge normals, plus its rounding on both sides (a circle's diameter).
+    edge normals, plus its rounding on both sides (a circle's diameter, a capsule's).
 
-    The padding repeats a vertex and a normal, so it changes no extent.
+    The padding repeats a vertex and a normal, so it changes no extent. A segment without
+    radius has no thickness to protect: its width is the largest float64 (finite, as a saved
+    body's thickness must be), so it never lowers a slop.
     """
     # (P, K normals, K vertices) projections.
     along = np.einsum("pkd,pjd->pkj", parts.normals, parts.vertices)
     extent = along.max(axis=2) - along.min(axis=2)
-    return extent.min(axis=1) + 2.0 * parts.radius
+    widths = extent.min(axis=1) + 2.0 * parts.radius
+    return np.where((parts.count == 2) & (parts.radius == 0.0), np.finfo(np.float64).max, widths)

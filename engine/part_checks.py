@@ -1,12 +1,15 @@
 """Exact tests of one part of the query index against a point, a box or a segment.
 
 Each part is a convex polygon (vertices and outward normals in its body's frame, padded
-slots never read) or a circle (one vertex, its centre, and a radius). Touching counts: a gap
+slots never read), a circle (one vertex, its centre, and a radius) or a segment (two
+vertices, and a radius for a capsule). Touching counts: a gap
 up to TOUCH times the coordinates' size is rounding, as in the narrow phase.
 
 Segments: a polygon clips the segment against its faces' half-planes (slab test): the
 segment enters at the latest entering face and leaves at the earliest exiting one. A circle
-takes the smaller root of |s + t d - c| = r in the cancellation-free form. A segment that
+takes the smaller root of |s + t d - c| = r in the cancellation-free form. A capsule is
+hit where the moving point first comes within its radius of the core segment (the shifted
+lines beside it, the circles at its ends), as in ``engine.segment_pair``. A segment that
 starts inside (or on a circle heading out) hits at fraction 0 with normal -direction: there
 is no surface to report.
 """
@@ -20,6 +23,7 @@ import numpy as np
 from .jit import kernel
 from .narrowphase import TOUCH
 from .query_index import BODY, COS, RADIUS, REACH, SIN, SLOTS, X, Y
+from .segment_pair import _capsule_hit, _point_edge
 
 
 @kernel(inline=True)
@@ -39,7 +43,11 @@ def contains_point(index, p, x, y):
     lx, ly = to_body_frame(index, p, x, y)
     vertices, normals = index.vertices, index.normals
     radius = index.part_floats[p, RADIUS]
-    if radius > 0.0:
+    if index.part_ints[p, SLOTS] == 2:
+        d2 = _point_edge(lx, ly, vertices[p, 0, 0], vertices[p, 0, 1], vertices[p, 1, 0],
+                         vertices[p, 1, 1])[0]  # fmt: skip
+        gap = math.sqrt(d2) - radius
+    elif radius > 0.0:
         gap = math.hypot(lx - vertices[p, 0, 0], ly - vertices[p, 0, 1]) - radius
     else:
         # Signed distance of the point outside each face: inside means <= 0 for every face.
@@ -69,6 +77,12 @@ def touches_box(index, p, lo_x, lo_y, hi_x, hi_y):
     tolerance = TOUCH * (scale + index.part_floats[p, REACH])
     vertices, normals = index.vertices, index.normals
     radius = index.part_floats[p, RADIUS]
+    if index.part_ints[p, SLOTS] == 2:
+        u, v = vertices[p, 0, 0], vertices[p, 0, 1]
+        ax, ay = c * u - s * v + x, s * u + c * v + y
+        u, v = vertices[p, 1, 0], vertices[p, 1, 1]
+        bx, by = c * u - s * v + x, s * u + c * v + y
+        return _segment_box_distance(ax, ay, bx, by, cx, cy, hx, hy) - radius <= tolerance
     if radius > 0.0:
         u, v = vertices[p, 0, 0], vertices[p, 0, 1]
         wx, wy = c * u - s * v + x, s * u + c * v + y
@@ -107,7 +121,20 @@ def segment_hit(index, p, sx, sy, dx, dy):
     ldx, ldy = c * dx + s * dy, -s * dx + c * dy
     vertices, normals = index.vertices, index.normals
     radius = index.part_floats[p, RADIUS]
-    if radius > 0.0:
+    if index.part_ints[p, SLOTS] == 2:
+        # A chain's link (its front normal in both slots) is hit from the front only.
+        fx, fy = normals[p, 0, 0], normals[p, 0, 1]
+        if (
+            normals[p, 1, 0] == fx
+            and normals[p, 1, 1] == fy
+            and fx * (lx - vertices[p, 0, 0]) + fy * (ly - vertices[p, 0, 1]) < 0.0
+        ):
+            return False, 0.0, 0.0, 0.0
+        hit, fraction, nx, ny, inside = _segment_capsule(
+            vertices[p, 0, 0], vertices[p, 0, 1], vertices[p, 1, 0], vertices[p, 1, 1], radius,
+            lx, ly, ldx, ldy,
+        )  # fmt: skip
+    elif radius > 0.0:
         hit, fraction, nx, ny, inside = _segment_circle(
             lx - vertices[p, 0, 0], ly - vertices[p, 0, 1], ldx, ldy, radius
         )
@@ -175,3 +202,54 @@ def _segment_circle(mx, my, dx, dy, radius):
     if length > 0.0:
         nx, ny = nx / length, ny / length
     return inside or approaching, fraction, nx, ny, inside
+
+
+@kernel(inline=True)
+def _segment_capsule(ax, ay, bx, by, radius, sx, sy, dx, dy):
+    """A segment from s along d against the capsule (or line) a-b of ``radius``, all in the
+    body frame. Returns (hit, fraction, local normal, starts inside)."""
+    d2, qx, qy, _ = _point_edge(sx, sy, ax, ay, bx, by)
+    inside = radius > 0.0 and d2 < radius * radius
+    if inside:
+        return True, 0.0, 0.0, 0.0, True
+    t = _capsule_hit(sx, sy, dx, dy, ax, ay, bx, by, radius)
+    if not t <= 1.0:
+        return False, 0.0, 0.0, 0.0, False
+    hx, hy = sx + t * dx, sy + t * dy
+    _, qx, qy, _ = _point_edge(hx, hy, ax, ay, bx, by)
+    nx, ny = hx - qx, hy - qy
+    length = math.hypot(nx, ny)
+    if length > 0.0:
+        return True, t, nx / length, ny / length, False
+    # On a line: the side the segment comes from.
+    ex, ey = bx - ax, by - ay
+    length = math.hypot(ex, ey)
+    nx, ny = ey / length, -ex / length
+    if nx * dx + ny * dy > 0.0:
+        nx, ny = -nx, -ny
+    return True, t, nx, ny, False
+
+
+@kernel(inline=True)
+def _segment_box_distance(ax, ay, bx, by, cx, cy, hx, hy):
+    """Distance from the segment a-b to the box of centre c and half sizes h (0 when they
+    meet): separating axes x, y and the segment's normal, else the nearest of the ends to
+    the box and the box's corners to the segment."""
+    ex, ey = bx - ax, by - ay
+    length = math.hypot(ex, ey)
+    nx, ny = ey / length, -ex / length
+    offset = nx * (cx - ax) + ny * (cy - ay)
+    apart = (
+        min(ax, bx) > cx + hx or max(ax, bx) < cx - hx or min(ay, by) > cy + hy
+        or max(ay, by) < cy - hy or abs(offset) > abs(nx) * hx + abs(ny) * hy
+    )  # fmt: skip
+    if not apart:
+        return 0.0
+    best = np.inf
+    for px, py in ((ax, ay), (bx, by)):
+        qx, qy = min(max(px, cx - hx), cx + hx), min(max(py, cy - hy), cy + hy)
+        best = min(best, (px - qx) ** 2 + (py - qy) ** 2)
+    for sx in (-1.0, 1.0):
+        for sy in (-1.0, 1.0):
+            best = min(best, _point_edge(cx + sx * hx, cy + sy * hy, ax, ay, bx, by)[0])
+    return math.sqrt(best)

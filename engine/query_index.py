@@ -51,7 +51,7 @@ TINY = 2.2250738585072014e-308
 X, Y, ANGLE, COS, SIN = range(5)
 # Columns of ``part_ints``: owner row, real vertex count, first and last grid cell, moved.
 BODY, SLOTS, FIRST_COLUMN, FIRST_ROW, LAST_COLUMN, LAST_ROW, MOVED = range(7)
-# Columns of ``part_floats``: padded world box, circle radius (0: polygon), reach.
+# Columns of ``part_floats``: padded world box, radius (a circle's or capsule's; 0: none), reach.
 LOW_X, LOW_Y, HIGH_X, HIGH_Y, RADIUS, REACH = range(6)
 # Entries of ``grid``: the corner of cell (0, 0) and the cell side.
 ORIGIN_X, ORIGIN_Y, CELL = range(3)

@@ -34,8 +34,11 @@ class Shape:
 
     __slots__ = ("_uid", "_area", "_centroid", "_moment", "_packed")
 
-    def _finish(self, area: float, centroid: np.ndarray, moment: float, argument: str) -> None:
-        if np.isfinite(area) and area <= 0.0:
+    def _finish(
+        self, area: float, centroid: np.ndarray, moment: float, argument: str, empty_ok=False
+    ) -> None:
+        # Only a segment without radius may have no area (it is a line).
+        if np.isfinite(area) and area <= 0.0 and not (empty_ok and area == 0.0):
             raise ValueError(f"{argument}: shape too small: its area is zero in float64")
         if not (np.isfinite(area) and np.isfinite(moment) and np.all(np.isfinite(centroid))):
             raise ValueError(f"{argument}: shape too large: its area or inertia overflows float64")

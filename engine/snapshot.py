@@ -71,7 +71,12 @@ handles as joint ids and kind codes (their class).
                {type: "Box", width, height, offset: [x, y], angle}
                {type: "Circle", radius, offset: [x, y]}
                {type: "Polygon", vertices: [[x, y], ...]}          (counter-clockwise)
-               {type: "ConcavePolygon", vertices: [[x, y], ...]}]  (the outline)
+               {type: "ConcavePolygon", vertices: [[x, y], ...]}  (the outline)
+               {type: "Segment", a: [x, y], b: [x, y], radius}
+               {type: "Chain", points: [[x, y], ...], loop: bool}]
+               (Segment and Chain came after version 4 was fixed; they needed no new
+               version, since files without them read as before, but a reader older than
+               them refuses them as "not a shape")
     handle_shapes  [[shape index, ...] per handle]: the N live bodies in row order, then
                the E removed bodies that the event arrays still name
     tags      [null | "tag" per handle, in the order of handle_shapes]
@@ -206,6 +211,7 @@ from .axis_joints import AngularSpring, PrismaticJoint, RopeJoint, WheelJoint
 from .body import Body
 from .body_geometry import body_geometry
 from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
+from .chain import Chain
 from .drive_joints import MAX_RATIO, GearJoint, MotorJoint
 from .events import ContactTable
 from .joint_store import (
@@ -222,6 +228,7 @@ from .joint_store import (
 from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 from .motion_settings import MAX_GRAVITY_SCALE
 from .packing import concatenate, widen
+from .segments import Segment
 from .shapes import Box, Circle, ConcavePolygon, Polygon
 from .warm_start import FEATURE_BITS, ROW_BITS, WarmStartCache
 from .world_base import WorldBase
@@ -354,7 +361,14 @@ _JOINT_CLASSES = {
         RopeJoint, AngularSpring, GearJoint, MotorJoint,
     )
 }  # fmt: skip
-_SHAPE_TYPES = {"Box": Box, "Circle": Circle, "Polygon": Polygon, "ConcavePolygon": ConcavePolygon}
+_SHAPE_TYPES = {
+    "Box": Box,
+    "Circle": Circle,
+    "Polygon": Polygon,
+    "ConcavePolygon": ConcavePolygon,
+    "Segment": Segment,
+    "Chain": Chain,
+}
 # Body-pair keys pack two ids into 32 bits each; point keys pack part rows into ROW_BITS.
 _MAX_IDS = 2**31
 _MAX_PARTS = 2**ROW_BITS
@@ -740,6 +754,11 @@ def _shape_spec(shape) -> dict:
         return {"type": "Polygon", "vertices": shape._vertices.tolist()}
     if kind is ConcavePolygon:
         return {"type": "ConcavePolygon", "vertices": shape._outline.tolist()}
+    if kind is Chain:
+        return {"type": "Chain", "points": shape._points.tolist(), "loop": shape._loop}
+    if kind is Segment:
+        return {"type": "Segment", "a": shape._a.tolist(), "b": shape._b.tolist(),
+                "radius": shape._radius}  # fmt: skip
     raise TypeError(f"cannot save a shape of type {kind.__name__}")
 
 
@@ -910,6 +929,7 @@ def _array_limits(header: dict, where: str) -> dict:
         for j in indices:
             concave = specs[j]["type"] == "ConcavePolygon"
             most_parts += max(vertices[j] - 2, 1) if concave else 1
+            most_parts += vertices[j] - 1 if specs[j]["type"] == "Chain" else 0
             widest = max(widest, vertices[j])
     if p > most_parts or k > widest:
         raise ValueError(
@@ -1053,11 +1073,14 @@ _SHAPE_ARGUMENTS = {
     "Circle": ("radius", "offset"),
     "Polygon": ("vertices",),
     "ConcavePolygon": ("vertices",),
+    "Segment": ("a", "b", "radius"),
+    "Chain": ("points", "loop"),
 }
 
 
 def _spec_vertex_count(spec, index: int, where: str) -> int:
-    """Outline vertices a shape spec asks for (0 for a Box or Circle), checking its form."""
+    """Outline vertices a shape spec asks for (0 for a Box, Circle or Segment), checking
+    its form."""
     kind = spec.get("type") if isinstance(spec, dict) else None
     if (
         not isinstance(kind, str)
@@ -1065,11 +1088,12 @@ def _spec_vertex_count(spec, index: int, where: str) -> int:
         or set(spec) != {"type", *_SHAPE_ARGUMENTS[kind]}
     ):
         raise ValueError(f"{where}: header 'shapes'[{index}] is not a shape: {_short(spec)}")
-    if "vertices" not in spec:
+    name = "points" if kind == "Chain" else "vertices"
+    if name not in spec:
         return 0
-    if not isinstance(spec["vertices"], list):
-        raise ValueError(f"{where}: header 'shapes'[{index}] vertices must be a list")
-    return len(spec["vertices"])
+    if not isinstance(spec[name], list):
+        raise ValueError(f"{where}: header 'shapes'[{index}] {name} must be a list")
+    return len(spec[name])
 
 
 def _short(value, limit: int = 200) -> str:
@@ -1081,7 +1105,8 @@ def _short(value, limit: int = 200) -> str:
 def _shape_from_spec(spec, index: int, where: str):
     kind = spec["type"]  # the form was checked by _spec_vertex_count
     values = {name: spec[name] for name in _SHAPE_ARGUMENTS[kind]}
-    if any(isinstance(v, (bool, str, dict)) or v is None for v in values.values()):
+    numbers = [v for name, v in values.items() if name != "loop"]
+    if any(isinstance(v, (bool, str, dict)) or v is None for v in numbers):
         raise ValueError(
             f"{where}: header 'shapes'[{index}] has a non-numeric value: {_short(spec)}"
         )
@@ -1417,7 +1442,8 @@ def _check_geometry(
         expected.append(widen(geometry.parts, k))
         reach[row] = geometry.reach
         thickness[row] = geometry.thickness
-        ratio[row] = geometry.moment / geometry.area
+        # A body of lines alone has no area (and is never dynamic): its ratio is not read.
+        ratio[row] = geometry.moment / geometry.area if geometry.area > 0.0 else 1.0
         area[row] = geometry.area
         centroid[row] = geometry.centroid
     if n == 0:
@@ -1594,9 +1620,10 @@ def _check_parts(check: _Checker, parts: dict, n: int, k: int, next_uid: int) ->
     count, radius = parts["count"], parts["radius"]
     check.require((count >= 1) & (count <= k), "array 'part.count' out of range")
     check.require(radius >= 0.0, "array 'part.radius' holds negative radii")
-    # A circle is one vertex with a radius; a polygon has at least three vertices.
+    # A circle is one vertex with a radius; a polygon has at least three vertices and none;
+    # a segment has two, with a radius or without.
     check.require(
-        np.where(radius > 0.0, count == 1, count >= 3), "parts neither circle nor polygon"
+        np.where(radius > 0.0, count <= 2, count >= 2), "parts neither circle, segment nor polygon"
     )
     check.require(parts["reach"] >= 0.0, "array 'part.reach' holds negative values")
     uid = parts["uid"]

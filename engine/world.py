@@ -50,6 +50,7 @@ from .motion_settings import check_damping, check_gravity_scale
 from .narrowphase import collide_parts
 from .queries import query_aabb, query_point, shape_cast
 from .raycast import raycast, raycast_all, raycast_many
+from .segments import check_dynamic
 from .settings import (
     LINEAR_SLOP,
     MAX_ANGULAR_SPEED,
@@ -358,6 +359,8 @@ class World(WorldBase):
         if not 0.0 <= restitution <= 1.0:
             raise ValueError(f"restitution: must be in [0, 1], got {restitution}")
 
+        if kind == "dynamic":
+            check_dynamic(shapes, "shapes")
         area, moment, local, reach, thickness, centroid = body_geometry(shapes)
         offset = -centroid if origin == "local" else np.zeros(2)
         if origin == "local":

@@ -46,9 +46,17 @@ def body_at(world: World, point) -> int:
     offset = local[:, None, :] - packed.vertices  # (P, K, 2)
     # Inside a convex polygon: behind every edge. Padding slots repeat real edges.
     behind = np.einsum("pkj,pkj->pk", offset, packed.normals) <= 0.0
+    # A capsule: within its radius of its segment (a circle's segment is its centre).
+    ends = packed.vertices[:, 1] if packed.width > 1 else packed.vertices[:, 0]
+    core = (
+        np.where((packed.count == 2)[:, None], ends, packed.vertices[:, 0]) - packed.vertices[:, 0]
+    )
+    length_sq = np.einsum("pj,pj->p", core, core)
+    along = np.einsum("pj,pj->p", offset[:, 0], core) / np.where(length_sq > 0.0, length_sq, 1.0)
+    nearest = offset[:, 0] - np.clip(along, 0.0, 1.0)[:, None] * core
     inside = np.where(
         packed.radius > 0.0,
-        np.hypot(offset[:, 0, 0], offset[:, 0, 1]) <= packed.radius,
+        np.hypot(nearest[:, 0], nearest[:, 1]) <= packed.radius,
         behind.all(axis=1),
     )
     dynamic = world_data.kinds(world)[owner] == world_data.DYNAMIC

@@ -32,6 +32,8 @@ GRID_FILL = (26, 40, 52, 255)
 EDGE_PX = 1.5
 # Sensors: a slightly wider outline, since it is all they have, at this opacity (0..255).
 SENSOR_EDGE_PX = 2.0
+# A segment without radius has no inside to fill: it is drawn as a line this wide.
+LINE_PX = 3.0
 SENSOR_ALPHA = 150
 # A velocity arrow shows where the body would be this many seconds later.
 VELOCITY_SECONDS = 0.1
@@ -100,6 +102,7 @@ class WorldPainter:
         if outlined is not None and outlined.any():
             self._true_outlines(canvas, world, poses, colours)
         self._circles(canvas, packed, vertices, part_poses, fill, edge, sensor)
+        self._segments(canvas, packed, vertices, fill, edge, sensor)
         if overlays.joints:
             paint_joints(canvas, world, poses)
 
@@ -117,7 +120,7 @@ class WorldPainter:
         """Polygon parts, filled and outlined (``outlined``: parts drawn without an outline
         because their body gets its true outline instead; ``sensor``: parts drawn as an
         outline alone)."""
-        polygon = packed.radius == 0.0
+        polygon = (packed.radius == 0.0) & (packed.count != 2)
         solid = polygon & ~sensor
         edged = solid if outlined is None else solid & ~outlined
         plain = solid & ~edged
@@ -143,7 +146,7 @@ class WorldPainter:
     def _circles(self, canvas, packed, vertices, part_poses, fill, edge, sensor) -> None:
         """Circle parts: an edge-coloured disc, the fill disc inside, and a radius line
         along the body's angle so that rolling shows; a sensor's is a ring alone."""
-        circle = packed.radius > 0.0
+        circle = (packed.radius > 0.0) & (packed.count == 1)
         if not circle.any():
             return
         # One segment count for all, from the largest on screen: smooth, never wasteful.
@@ -167,6 +170,29 @@ class WorldPainter:
         angle = part_poses[round_part, 2]
         spoke = centres + radii[:, None] * np.column_stack([np.cos(angle), np.sin(angle)])
         canvas.lines(centres, spoke, edge[round_part], width_px=EDGE_PX)
+
+    def _segments(self, canvas, packed, vertices, fill, edge, sensor) -> None:
+        """Segment parts: a capsule as a stadium (edge colour, the fill inside it; a
+        sensor's as an outline alone), a line as a line a few pixels wide."""
+        segment = packed.count == 2
+        line = segment & (packed.radius == 0.0)
+        if line.any():
+            canvas.lines(vertices[line, 0], vertices[line, 1], edge[line], width_px=LINE_PX)
+        capsule = segment & (packed.radius > 0.0)
+        if not capsule.any():
+            return
+        segments = int(np.clip(packed.radius[capsule].max() / canvas.pixel * 1.2, 8, 48))
+        start, end, radii = vertices[capsule, 0], vertices[capsule, 1], packed.radius[capsule]
+        outer = tessellate.stadiums(start, end, radii, segments)
+        hollow = sensor[capsule]
+        canvas.outlines(outer[hollow], edge[capsule][hollow], width_px=SENSOR_EDGE_PX)
+        inner = np.maximum(radii - EDGE_PX * canvas.pixel, 0.0)
+        solid = ~hollow
+        canvas.polygons(outer[solid], edge[capsule][solid])
+        canvas.polygons(
+            tessellate.stadiums(start[solid], end[solid], inner[solid], segments),
+            fill[capsule][solid],
+        )
 
     def body_colours(self, world: World, overlays: Overlays) -> np.ndarray:
         """(N, 4) uint8 colour of each body: by id, kind, override and sleep."""

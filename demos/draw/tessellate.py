@@ -94,6 +94,21 @@ def discs(centres: np.ndarray, radii, segments: int = 24) -> np.ndarray:
     return tri.reshape(-1, 2)
 
 
+def stadiums(start: np.ndarray, end: np.ndarray, radii, segments: int = 24) -> np.ndarray:
+    """Capsule outlines as convex polygons, counter-clockwise: a half circle around each
+    end of the segments ``start`` -> ``end`` (S, 2). Returns (S, 2 * (segments // 2 + 1), 2),
+    for ``fan`` (filled) or ``closed_edges`` (outlined)."""
+    start = np.asarray(start, dtype=np.float64).reshape(-1, 2)
+    end = np.asarray(end, dtype=np.float64).reshape(-1, 2)
+    radii = np.broadcast_to(np.asarray(radii, dtype=np.float64), (len(start),))
+    heading = np.arctan2(end[:, 1] - start[:, 1], end[:, 0] - start[:, 0])
+    # From the right side of the segment round its end to the left side, then back round
+    # its start.
+    theta = heading[:, None] + np.linspace(-0.5 * np.pi, 0.5 * np.pi, segments // 2 + 1)
+    arc = radii[:, None, None] * np.stack([np.cos(theta), np.sin(theta)], axis=-1)
+    return np.concatenate([end[:, None, :] + arc, start[:, None, :] - arc], axis=1)
+
+
 def rings(centres: np.ndarray, radii, width, segments: int = 24) -> np.ndarray:
     """Circle outlines of the given ``width`` (inside the radius): (C * segments * 6, 2).
 
