@@ -32,6 +32,7 @@ from engine import (
     WeldJoint,
     World,
 )
+from engine.materials import PART_MATERIALS
 from engine.snapshot import (
     EXCLUDED_ATTRIBUTES,
     FORMAT_NAME,
@@ -46,6 +47,8 @@ from engine.snapshot import (
     world_setstate,
 )
 
+# The keys of a shape spec that are its geometry (the rest are the shape's own settings).
+GEOMETRY_KEYS = {"width", "height", "offset", "angle", "radius", "vertices"}
 L_OUTLINE = [(0, 0), (1.2, 0), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2), (0, 1.2)]
 
 
@@ -865,11 +868,19 @@ VERSION_3_SETTINGS = (
 
 def as_version_3(data: bytes) -> bytes:
     """A file as version 3 wrote it: no body.density or body.origin_offset arrays, no tags
-    or user data."""
+    or user data, no part materials, no shapes named by events (sensor keys per body pair),
+    no shapes' own settings."""
     header, arrays = read_npz(data)
     header["version"] = 3
     del header["tags"], header["user_data"], arrays["body.density"]
     del arrays["body.origin_offset"]
+    for name in (*PART_MATERIALS, "shape"):
+        del arrays[f"part.{name}"]
+    for name in ("sensor_shapes", "events.sensor_old_shapes", "contacts.last.shapes",
+                 "contacts.previous.shapes"):  # fmt: skip
+        del arrays[name]
+    arrays["sensor_keys"] = np.ascontiguousarray(arrays["sensor_keys"][:, 0])
+    assert all(set(spec) <= {"type", *GEOMETRY_KEYS} for spec in header["shapes"])
     return write_npz(header, arrays)
 
 
