@@ -315,24 +315,30 @@ MATERIAL_STATES = {
         "'body.mass' and 'part.density' do not fit",
     ),
     "unset density off the body's": (
-        poked("part.density", 1.5, 2), "'part.density' differs from the body's for shapes"
+        poked("part.density", 1.5, 2),
+        "'part.density' differs from the body's for shapes",
     ),
     "density split within a shape": (
-        poked("part.density", 0.25, 6), "'part.density' differs within one shape"
+        poked("part.density", 0.25, 6),
+        "'part.density' differs within one shape",
     ),
     "friction neither own nor body's": (
-        poked("part.friction", 0.3, 2), "'part.friction' is neither its shape's own value"
+        poked("part.friction", 0.3, 2),
+        "'part.friction' is neither its shape's own value",
     ),
     "sensor flag not the shape's": (
-        poked("part.sensor", False, 4), "'part.sensor' is neither its shape's own value"
+        poked("part.sensor", False, 4),
+        "'part.sensor' is neither its shape's own value",
     ),
     "mask not the shape's": (poked("part.mask", 0xFFFF, 4), "'part.mask' is neither"),
     "shape index": (poked("part.shape", 0, 4), "'part.shape' is not the index"),
     "contact shape out of range": (
-        poked("contacts.last.shapes", 5, (0, 1)), "'contacts.last.shapes' names shapes out of"
+        poked("contacts.last.shapes", 5, (0, 1)),
+        "'contacts.last.shapes' names shapes out of",
     ),
     "sensor shape changed": (
-        poked("sensor_shapes", 0, (0, 0)), "'sensor_keys' and 'sensor_shapes' differ"
+        poked("sensor_shapes", 0, (0, 0)),
+        "'sensor_keys' and 'sensor_shapes' differ",
     ),
     "a shape's own setting of the wrong kind": (
         lambda h, a: h["shapes"][4].update(sensor=1),
