@@ -369,3 +369,24 @@ def test_a_saved_world_of_shape_materials_continues_bitwise():
     assert np.array_equal(trails[0][0], trails[1][0])
     assert np.array_equal(trails[0][1], trails[1][1])
     assert trails[0][2] == trails[1][2] and "foot" in trails[0][2]
+
+
+# -- queries see each shape's own role and layer -----------------------------------------------
+def test_rays_and_slides_pass_sensor_shapes_and_follow_each_shapes_layer():
+    world = World(gravity=(0, 0))
+    torso, foot = Box(0.5, 1.0), Circle(0.3, offset=(0, -0.7), sensor=True)
+    hero = world.add_body([torso, foot], position=(0, 1.0), origin="local", kind="kinematic")
+    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+    # A ray through the foot goes on to the ground; one through the torso stops on it.
+    low = world.raycast((-2, 0.1), (2, 0.1))
+    assert low is None
+    assert world.raycast((0, 0.2), (0, -2)).body is world.bodies[1]
+    assert world.raycast((-2, 1.0), (2, 1.0)).point[0] == pytest.approx(-0.25)
+    # A slide down stops when the torso meets the ground, not the foot (already sunk in).
+    result = world.move_and_slide(hero, (0, -1.0))
+    assert hero.local_to_world((0, -0.5))[1] == pytest.approx(0.0, abs=2e-3)
+    assert result.on_floor and np.array_equal(result.position, hero.position)
+    # A shape on another layer: the ray's mask sees the shape's own category.
+    world.add_body(Box(1, 1, category=0x0004), position=(5, 3), kind="static")
+    assert world.raycast((3, 3), (7, 3), mask=0x0004).point[0] == pytest.approx(4.5)
+    assert world.raycast((3, 3), (7, 3), mask=0x0001) is None
