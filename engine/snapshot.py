@@ -72,6 +72,9 @@ handles as joint ids and kind codes (their class).
                {type: "Circle", radius, offset: [x, y]}
                {type: "Polygon", vertices: [[x, y], ...]}          (counter-clockwise)
                {type: "ConcavePolygon", vertices: [[x, y], ...]}]  (the outline)
+               each with the shape's own settings as further keys, those it sets only:
+               density, friction, restitution (numbers), sensor (bool), category, mask,
+               group (ints), tag (str)
     handle_shapes  [[shape index, ...] per handle]: the N live bodies in row order, then
                the E removed bodies that the event arrays still name
     tags      [null | "tag" per handle, in the order of handle_shapes]
@@ -102,6 +105,12 @@ body.<field>                   (N, ...)     one per field of ``engine.body_store
 part.vertices, part.normals    (P, K, 2) f8 packed convex parts (see ``engine.packing``)
 part.count, part.body, part.uid (P,) i8     vertex count, owner row, stable part id
 part.radius, part.reach        (P,) f8
+part.density, part.friction,   (P,) f8      the part's material: its shape's own, else its
+part.restitution                            body's (density: times what a new mass scaled)
+part.sensor                    (P,) bool    its role and filter, likewise
+part.category, part.mask,      (P,) i8
+part.group
+part.shape                     (P,) i8      the index of its shape in its body's shapes
 row_of_id                      (I,) i8      the row of each body id, -1 once removed
 joint.<field>                  (J, ...)     one per field of ``engine.joint_store.JOINT_FIELDS``
                                             with its dtype, rows in the order the joints
@@ -119,16 +128,21 @@ extra_handle_ids               (E,) i8      ids of removed bodies named by event
 warm.keys                      (W,) i8      sorted warm-start point keys
 warm.normal, warm.tangent      (W,) f8      their impulses
 contact_keys                   (C,) i8      sorted body-pair keys touching after the last step
-sensor_keys                    (S,) i8      sorted keys of the sensor overlaps
+sensor_keys                    (S, 2) i8    the sensor overlaps, one per shape pair: body-pair
+                                            key, shape-pair key (the shape index of the body
+                                            of smaller id in the high 32 bits), sorted
 sensor_handles                 (S, 2) i8    their body ids (sensor, other)
+sensor_shapes                  (S, 2) i8    their shapes' indices (sensor, other)
 contacts.last.<field>          ...          the last step's ContactTable (C pairs): keys (C,)
 contacts.previous.<field>      ...          i8, handles (C, 2) i8 ids, normal (C, 2) f8,
                                             depth, normal_impulse, tangent_impulse (C,) f8,
                                             points (Q, 2) f8, pair_of_point (Q,) i8; previous:
-                                            C0 and Q0 rows
+                                            C0 and Q0 rows; shapes (C, 2) i8 the shape
+                                            indices of the deepest part pair
 events.began, events.persisting (C,) bool   the last step's events (empty before any step)
 events.ended                   (C0,) bool
 events.sensor_old_handles      (S0, 2) i8
+events.sensor_old_shapes       (S0, 2) i8
 events.sensor_began            (S,) bool
 events.sensor_ended            (S0,) bool
 =============================  ===========  ================================================
@@ -156,7 +170,8 @@ A file is checked completely before anything is built, cheapest checks first:
 * last, the shapes, built from the header only now: every shape must be used by a body,
   a body's outlines may hold no more vertices than its parts (removed bodies' outlines,
   which have no parts, at most REMOVED_SHAPE_VERTICES more than all live parts), and the
-  parts, reaches and mass properties must be exactly those ``add_body`` makes from them.
+  parts, reaches, part materials and mass properties must be exactly those ``add_body``
+  and the setters make from them (see ``_check_geometry`` for the one tolerance).
 
 A bad file raises ValueError naming the file and the problem; ``load`` returns a new World
 or raises, ``restore`` changes the world entirely or not at all.
@@ -173,6 +188,11 @@ Version history
 4. Arrays ``body.density`` and ``body.origin_offset``, header ``tags`` and ``user_data``
    (the handles' labels). Still read: dynamic bodies get the density their mass implies,
    others 1; every body its centre of mass as origin; no tags or user data.
+   Version 4 also holds the shapes' own settings (keys of the header's shapes), the part
+   arrays ``part.density`` ... ``part.shape`` and the shapes events name
+   (``sensor_shapes``, ``events.sensor_old_shapes``, ``contacts.*.shapes``; sensor keys
+   per shape pair). Older files' parts get their bodies' values, and their events name
+   each body's first shape.
 """
 
 from __future__ import annotations
