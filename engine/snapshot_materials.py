@@ -14,7 +14,7 @@ import numpy as np
 
 from .materials import PART_MATERIALS, own_values, part_shapes
 
-# Part columns a version 1-3 file lacks, and the event arrays that name shapes.
+# The part columns a version 1-3 file lacks (filled in from its bodies).
 PART_COLUMNS = (*PART_MATERIALS, "shape")
 
 
