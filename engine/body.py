@@ -13,6 +13,7 @@ import numpy as np
 from .body_geometry import body_geometry
 from .body_store import DYNAMIC, KIND_CODES, KIND_NAMES, STATIC
 from .filtering import check_bits, check_group, check_tag
+from .materials import check_flag, check_friction, check_restitution
 from .motion_settings import check_damping, check_gravity_scale
 from .segments import check_dynamic
 from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
@@ -179,8 +180,8 @@ class Body:
 
     @mass.setter
     def mass(self, value) -> None:
-        """Set a dynamic body's mass, kg: its inertia scales with it (the shapes keep one
-        density, now mass / area)."""
+        """Set a dynamic body's mass, kg: its inertia scales with it, as if every density
+        (the body's and each shape's) were multiplied by one factor."""
         mass = as_finite_float(value, "mass")
         if self._get("kind") != DYNAMIC:
             raise ValueError("mass: only a dynamic body has a mass to set")
@@ -197,7 +198,10 @@ class Body:
         def weigh(row: int) -> None:
             bodies = world._bodies.arrays
             world._wake_rows(row)
-            bodies["density"][row] *= mass / bodies["mass"][row]
+            # Every density scales by one factor: the body's and each part's.
+            factor = mass / bodies["mass"][row]
+            bodies["density"][row] *= factor
+            world._parts.table.arrays["density"][world._parts.rows_of(row)] *= factor
             bodies["mass"][row], bodies["inertia"][row] = mass, inertia
             bodies["inv_mass"][row] = 1.0 / mass
             bodies["inv_inertia"][row] = 0.0 if bodies["fixed_rotation"][row] else 1.0 / inertia
@@ -233,8 +237,9 @@ class Body:
 
     @property
     def density(self) -> float:
-        """Density of the shapes, kg/m^2 (for every kind: it gives the mass a static or
-        kinematic body takes when it is made dynamic)."""
+        """The body's density, kg/m^2: that of its shapes that set none (for every kind: it
+        gives the mass a static or kinematic body takes when it is made dynamic). A new
+        ``mass`` scales it with the shapes' own densities."""
         return float(self._get("density"))
 
     @property
@@ -265,9 +270,10 @@ class Body:
     def kind(self) -> str:
         """ "dynamic", "static" or "kinematic"; assign one to change it.
 
-        Made dynamic, a body takes its mass and inertia from its shapes and ``density``
-        (an inertia set by hand is not kept); made static, it stops; made kinematic, it
-        keeps its velocity and moves as told. Bodies touching it wake.
+        Made dynamic, a body takes its mass and inertia from its shapes and their densities
+        (each shape's own, else ``density``; an inertia set by hand is not kept); made
+        static, it stops; made kinematic, it keeps its velocity and moves as told. Bodies
+        touching it wake.
         """
         return KIND_NAMES[int(self._get("kind"))]
 
@@ -279,9 +285,12 @@ class Body:
         mass = inertia = np.inf
         if code == DYNAMIC:
             check_dynamic(self._shapes, "kind")
-            geometry = body_geometry(self._shapes)
-            density = float(self._get("density"))
-            mass, inertia = density * geometry.area, density * geometry.moment
+            # Each shape's density as its parts hold it (a ConcavePolygon's parts share one).
+            densities = self._world._part_column(self, "density")
+            shape_of_part = self._world._part_column(self, "shape")
+            first = np.searchsorted(shape_of_part, np.arange(len(self._shapes)))
+            geometry = body_geometry(self._shapes, densities[first])
+            mass, inertia = geometry.mass, geometry.inertia
             with np.errstate(over="ignore", divide="ignore"):
                 for name, amount in (("mass", mass), ("inertia", inertia)):
                     if not (0.0 < amount < np.inf and 1.0 / amount < np.inf):
@@ -341,27 +350,23 @@ class Body:
 
     @property
     def friction(self) -> float:
-        """Friction coefficient (mixed with the other body's as sqrt(fa * fb))."""
+        """Friction coefficient (mixed per touching shape pair as sqrt(fa * fb)): the
+        body's, which its shapes without their own take; setting it sets theirs too."""
         return float(self._get("friction"))
 
     @friction.setter
     def friction(self, value) -> None:
-        value = as_finite_float(value, "friction")
-        if value < 0.0:
-            raise ValueError(f"friction: must be >= 0, got {value}")
-        self._set("friction", value)
+        self._world._set_material(self, "friction", check_friction(value))
 
     @property
     def restitution(self) -> float:
-        """Restitution in [0, 1] (mixed with the other body's as max(ea, eb))."""
+        """Restitution in [0, 1] (mixed per touching shape pair as max(ea, eb)): the
+        body's, which its shapes without their own take; setting it sets theirs too."""
         return float(self._get("restitution"))
 
     @restitution.setter
     def restitution(self, value) -> None:
-        value = as_finite_float(value, "restitution")
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"restitution: must be in [0, 1], got {value}")
-        self._set("restitution", value)
+        self._world._set_material(self, "restitution", check_restitution(value))
 
     # -- motion settings --------------------------------------------------------------
     @property
@@ -425,6 +430,8 @@ class Body:
         world._change_body(self, world._wake_rows if value else world._put_to_sleep)
 
     # -- filtering ------------------------------------------------------------------------
+    # The filter and role below are the body's: its shapes that set none of their own take
+    # them, and setting one sets it for those shapes (a shape's own value wins).
     @property
     def sensor(self) -> bool:
         """A sensor detects overlaps (sensor events) but never pushes or is pushed."""
@@ -432,9 +439,7 @@ class Body:
 
     @sensor.setter
     def sensor(self, value) -> None:
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"sensor: expected a bool, got {type(value).__name__}")
-        self._set("sensor", bool(value))
+        self._world._set_material(self, "sensor", check_flag(value, "sensor"))
 
     @property
     def category(self) -> int:
@@ -443,7 +448,7 @@ class Body:
 
     @category.setter
     def category(self, value) -> None:
-        self._set("category", check_bits(value, "category"))
+        self._world._set_material(self, "category", check_bits(value, "category"))
 
     @property
     def mask(self) -> int:
@@ -452,7 +457,7 @@ class Body:
 
     @mask.setter
     def mask(self, value) -> None:
-        self._set("mask", check_bits(value, "mask"))
+        self._world._set_material(self, "mask", check_bits(value, "mask"))
 
     @property
     def group(self) -> int:
@@ -461,7 +466,7 @@ class Body:
 
     @group.setter
     def group(self, value) -> None:
-        self._set("group", check_group(value))
+        self._world._set_material(self, "group", check_group(value))
 
     # -- pushing it -----------------------------------------------------------------------
     # -- frames ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .materials import PART_MATERIALS
 from .packing import PackedParts, widen
 
 KIND_CODES = {"dynamic": 0, "static": 1, "kinematic": 2}
@@ -125,7 +126,11 @@ class PartTable:
 
     vertices, normals: (P, K, 2) in the owner's centre-of-mass frame; count: (P,);
     radius: (P,); body: (P,) int64 owner row; uid: (P,) int64 stable id (warm starting);
-    reach: (P,) distance from the owner's centre of mass to the part's farthest point.
+    reach: (P,) distance from the owner's centre of mass to the part's farthest point;
+    the part's material and role (``engine.materials.PART_MATERIALS``), each (P,): its
+    shape's own value, else its body's: density, friction, restitution (f8), sensor
+    (bool), category, mask, group (i8); shape: (P,) int64 the index of the part's shape in
+    its body's shapes (a ConcavePolygon's parts share one).
     """
 
     def __init__(self, capacity: int = 16, width: int = 4):
@@ -138,6 +143,8 @@ class PartTable:
                 "body": ((), np.int64),
                 "uid": ((), np.int64),
                 "reach": ((), np.float64),
+                **{name: ((), dtype) for name, dtype in PART_MATERIALS.items()},
+                "shape": ((), np.int64),
             },
             capacity,
         )
@@ -163,8 +170,9 @@ class PartTable:
         self.table._fields["vertices"] = ((width, 2), np.float64)
         self.table._fields["normals"] = ((width, 2), np.float64)
 
-    def append(self, packed: PackedParts, body: int) -> None:
-        """Add the parts of one body (already in its centre-of-mass frame)."""
+    def append(self, packed: PackedParts, body: int, materials: dict) -> None:
+        """Add the parts of one body (already in its centre-of-mass frame); materials: the
+        columns of ``engine.materials.part_materials``, (S,) each."""
         if packed.width > self.width:
             self._widen_to(packed.width)
         packed = widen(packed, self.width)
@@ -180,10 +188,18 @@ class PartTable:
                 "body": body,
                 "uid": uids,
                 "reach": np.sqrt((packed.vertices**2).sum(axis=2)).max(axis=1) + packed.radius,
+                **materials,
             },
             rows,
         )
         self._packed_cache = None
+
+    def rows_of(self, body: int) -> slice:
+        """The part rows of body row ``body`` (a contiguous run)."""
+        owners = self.table.view("body")
+        return slice(
+            int(np.searchsorted(owners, body)), int(np.searchsorted(owners, body, "right"))
+        )
 
     def delete_body(self, body: int) -> None:
         """Remove the parts of body row ``body`` and renumber the rows of later bodies."""

@@ -1,11 +1,13 @@
 """Which broad-phase part pairs the step collides, and which only sense.
 
 A pair of parts is dropped when both belong to one body, when the collision filter says
-the bodies do not collide (categories, masks and groups, as Box2D filters: each body's
+the parts do not collide (categories, masks and groups, as Box2D filters: each part's
 category in the other's mask; a shared non-zero group overrides that, a positive group
 always collides, a negative one never), when a joint between the bodies keeps them from
-colliding, and when neither body can move. Pairs with a sensor are kept apart: they
-report overlaps but never push.
+colliding, and when neither body can move. Pairs with a sensor part are kept apart: they
+report overlaps but never push. The filter and the sensor flag are the parts' own (their
+shape's, else their body's: ``engine.materials``), so one body may hold a solid shape and
+a sensor shape, or shapes on different layers.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ def pair_key(id_a, id_b):
 def classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, jointed):
     """Split part pairs (M, 2) into solid and sensing pairs.
 
-    owner: (P,) body row of each part; kind, sensor, category, mask, group, body_id: (N,)
-    per body; jointed: (K,) sorted body-pair keys of joints whose bodies must not collide.
+    owner: (P,) body row of each part; sensor, category, mask, group: (P,) per part; kind,
+    body_id: (N,) per body; jointed: (K,) sorted body-pair keys of joints whose bodies
+    must not collide.
     Returns (solid, sensing), each (4, S) int64: rows part_a, part_b, body_a, body_b, in
     the order of ``pairs``.
     """
@@ -46,17 +49,17 @@ def classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, j
         a, b = owner[part_a], owner[part_b]
         if a == b:
             continue
-        if group[a] == group[b] and group[a] != 0:
-            if group[a] < 0:
+        if group[part_a] == group[part_b] and group[part_a] != 0:
+            if group[part_a] < 0:
                 continue
-        elif (category[a] & mask[b]) == 0 or (category[b] & mask[a]) == 0:
+        elif (category[part_a] & mask[part_b]) == 0 or (category[part_b] & mask[part_a]) == 0:
             continue
         if len(jointed):
             key = pair_key(body_id[a], body_id[b])
             at = np.searchsorted(jointed, key)
             if at < len(jointed) and jointed[at] == key:
                 continue
-        if sensor[a] or sensor[b]:
+        if sensor[part_a] or sensor[part_b]:
             if kind[a] == STATIC and kind[b] == STATIC:
                 continue
         elif kind[a] != DYNAMIC and kind[b] != DYNAMIC:
@@ -77,7 +80,8 @@ def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, 
     """The broad phase of a step: part pairs whose swept boxes overlap, filtered.
 
     Parts: vertices (P, K, 2), count, radius, owner (P,); bodies: start poses and
-    velocities (N + 1, 3), reach (N,) and the filter columns of ``classify_pairs``. Each
+    velocities (N + 1, 3), reach (N,) and the columns of ``classify_pairs`` (the filter and
+    sensor flag per part). Each
     part's box covers its motion over the step plus the speculative distance; turning is
     covered by a margin, since a point at distance reach moves |w| reach dt. method: GRID
     (cell_size > 0, or <= 0 to choose it) or QUADTREE. Returns (solid, sensing) as

@@ -5,9 +5,10 @@ index finds near, so their answers are the ones ``collide`` and the step give. T
 shape ("the mover") is a small packed table of its own: a shape's parts for ``shape_cast``,
 a body's parts for ``move_and_slide``.
 
-Which bodies block is a filter of the body row (:func:`blocks`): never a sensor; for a cast
-(mover row -1) any body whose category shares a bit with the cast's mask; for a body of the
-world, any other body the collision filter lets it collide with (category, mask, group).
+Which parts block is a filter of the part row (:func:`blocks`): never a sensor shape; for
+a cast (mover row -1) any part whose category shares a bit with the cast's mask; for a body
+of the world, any part of another body that the collision filter lets collide with the
+body's own category, mask and group (its shapes' own filters speak for them as obstacles).
 """
 
 from __future__ import annotations
@@ -23,16 +24,31 @@ from .query_index import ANGLE, BODY, RADIUS, REACH, SLOTS, X, Y
 from .sorting import sorted_unique
 
 
+def cast_filters(world, row: int) -> tuple:
+    """The ``filters`` the cast kernels take: the part table's (category, mask, group,
+    sensor) (P,) and the category, mask and group of the moved body at ``row`` (0 for a
+    cast, row -1)."""
+    parts = world._parts.table
+    own = (0, 0, 0)
+    if row >= 0:
+        bodies = world._bodies.arrays
+        own = tuple(int(bodies[name][row]) for name in ("category", "mask", "group"))
+    columns = tuple(parts.view(name) for name in ("category", "mask", "group", "sensor"))
+    return (*columns, *own)
+
+
 @kernel(inline=True)
-def blocks(body, mover, category, masks, groups, sensor, mask):
-    """True when the body at row ``body`` stops the mover (see the module docstring)."""
-    if sensor[body] or body == mover:
+def blocks(index, p, mover, filters, mask):
+    """True when part ``p`` stops the mover (see the module docstring). filters: see
+    ``cast_filters``."""
+    category, masks, groups, sensor, own_category, own_mask, own_group = filters
+    if sensor[p] or index.part_ints[p, BODY] == mover:
         return False
     if mover < 0:
-        return (category[body] & mask) != 0
-    if groups[body] == groups[mover] and groups[body] != 0:
-        return groups[body] > 0
-    return (category[body] & masks[mover]) != 0 and (category[mover] & masks[body]) != 0
+        return (category[p] & mask) != 0
+    if groups[p] == own_group and own_group != 0:
+        return own_group > 0
+    return (category[p] & own_mask) != 0 and (own_category & masks[p]) != 0
 
 
 @kernel
@@ -89,12 +105,12 @@ def mover_box(mover, x, y, angle):
 
 
 @kernel(inline=True)
-def _blocking(index, near, mover_row, category, masks, groups, sensor, mask):
+def _blocking(index, near, mover_row, filters, mask):
     """The parts of ``near`` (M,) whose bodies block the mover, in the same order."""
     kept = np.empty(len(near), dtype=np.int64)
     used = 0
     for p in near:
-        if blocks(index.part_ints[p, BODY], mover_row, category, masks, groups, sensor, mask):
+        if blocks(index, p, mover_row, filters, mask):
             kept[used] = p
             used += 1
     return kept[:used]
@@ -138,9 +154,7 @@ def collide_with_parts(index, mover, mover_parts, near, x, y, angle, vx, vy, mar
 
 
 @kernel
-def first_impact(
-    index, mover, x, y, angle, mx, my, mover_row, category, masks, groups, sensor, mask
-):
+def first_impact(index, mover, x, y, angle, mx, my, mover_row, filters, mask):
     """The earliest hit of the mover at (x, y, angle) translated by (mx, my).
 
     Returns (body row, toi in [0, 1], normal x, y from the mover towards the body, contact
@@ -151,7 +165,7 @@ def first_impact(
     cx, cy = 0.5 * (lo_x + hi_x), 0.5 * (lo_y + hi_y)
     hx, hy = 0.5 * (hi_x - lo_x), 0.5 * (hi_y - lo_y)
     near = sweep_parts(index, cx, cy, cx + mx, cy + my, hx, hy)
-    near = _blocking(index, near, mover_row, category, masks, groups, sensor, mask)
+    near = _blocking(index, near, mover_row, filters, mask)
     if len(near) == 0:
         return -1, np.nan, np.nan, np.nan, np.nan, np.nan
     every = np.arange(len(mover[2]))
@@ -198,15 +212,13 @@ def _touch_at(index, mover, mover_part, part, x, y, angle):
 
 
 @kernel
-def deepest_contact(
-    index, mover, x, y, angle, grow, mover_row, category, masks, groups, sensor, mask
-):
+def deepest_contact(index, mover, x, y, angle, grow, mover_row, filters, mask):
     """The deepest touching pair of the mover at (x, y, angle) with the blocking parts whose
     boxes come within ``grow`` of it: (body row, separation <= 0, normal x, y from the
     mover), or body row -1 when nothing touches."""
     lo_x, lo_y, hi_x, hi_y = mover_box(mover, x, y, angle)
     near = sorted_unique(box_parts(index, lo_x - grow, lo_y - grow, hi_x + grow, hi_y + grow))
-    near = _blocking(index, near, mover_row, category, masks, groups, sensor, mask)
+    near = _blocking(index, near, mover_row, filters, mask)
     if len(near) == 0:
         return -1, np.nan, np.nan, np.nan
     every = np.arange(len(mover[2]))

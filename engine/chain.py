@@ -58,7 +58,9 @@ class Chain(Shape):
     __slots__ = ("_points", "_loop", "_parts")
     _one_sided = True
 
-    def __init__(self, points, loop: bool = False):
+    def __init__(self, points, loop: bool = False, *, density=None, friction=None,
+                 restitution=None, sensor=None, category=None, mask=None, group=None,
+                 tag=None):  # fmt: skip
         points = as_finite_array(points, (-1, 2), "points")
         if not isinstance(loop, (bool, np.bool_)):
             raise TypeError(f"loop: expected a bool, got {type(loop).__name__}")
@@ -81,6 +83,7 @@ class Chain(Shape):
         object.__setattr__(self, "_parts", parts)
         centroid = np.mean([0.5 * (part.a + part.b) for part in parts], axis=0)
         self._finish(0.0, centroid, 0.0, "points", empty_ok=True)
+        self._keep_material(density, friction, restitution, sensor, category, mask, group, tag)
 
     @property
     def points(self) -> np.ndarray:
@@ -101,4 +104,4 @@ class Chain(Shape):
         return (self._points.tolist(), self._loop)
 
     def __repr__(self) -> str:
-        return f"Chain({self._points.tolist()!r}, loop={self._loop!r})"
+        return f"Chain({self._points.tolist()!r}, loop={self._loop!r}{self._material_repr()})"

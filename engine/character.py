@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .call_args import finite_float, vector_floats
-from .cast_kernels import deepest_contact, first_impact, index_parts
+from .cast_kernels import cast_filters, deepest_contact, first_impact, index_parts
 from .jit import kernel
 from .queries import ALL_CATEGORIES, check_body, check_world
 from .query_index import (
@@ -91,11 +91,17 @@ def move_and_slide(
     max_slides = _check_slides(max_slides)
     floor_cos = math.cos(_check_floor_angle(floor_angle))
     index = current_index(world)
-    arrays = world._bodies.arrays
     x, y, rows, normals, on_floor, moved, patched = slide_body(
-        *index, row, arrays["category"], arrays["mask"], arrays["group"], arrays["sensor"],
-        ALL_CATEGORIES, mx, my, max_slides, floor_cos, CHARACTER_SKIN * world.units_per_meter,
+        *index, row, cast_filters(world, row), ALL_CATEGORIES, mx, my, max_slides, floor_cos,
+        CHARACTER_SKIN * world.units_per_meter,
     )  # fmt: skip
+    # The kernel moves the centre of mass; ``position`` is the shapes' origin for a body
+    # added with origin="local".
+    ox, oy = world._bodies.arrays["origin_offset"][row]
+    if ox or oy:
+        c, s = math.cos(body.angle), math.sin(body.angle)
+        x, y = x + c * ox - s * oy, y + s * ox + c * oy
+        patched = False  # the origin's round trip may round: the index is rebuilt
     if moved:
         try:
             body.position = (x, y)  # validated, like any write (and only when it moved)
@@ -130,10 +136,11 @@ def _check_floor_angle(value) -> float:
 @kernel
 def slide_body(
     frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-    unlisted, row, category, masks, groups, sensor, mask, mx, my, max_slides, floor_cos, skin,
+    unlisted, row, filters, mask, mx, my, max_slides, floor_cos, skin,
 ):  # fmt: skip
     """The move of body ``row`` by (mx, my) (see the module docstring). What blocks it is the
-    collision filter's call (``cast_kernels.blocks``; ``mask`` is unused for a body).
+    collision filter's call (``cast_kernels.blocks``; ``mask`` is unused for a body); the
+    body's sensor shapes do not move it into anything (unless all its shapes sense).
 
     Returns its new position x, y; the contacts met, in order: body rows (C,) int64 and unit
     normals (C, 2) from each obstacle towards the body; whether any normal is within the
@@ -145,7 +152,9 @@ def slide_body(
         unlisted,
     )  # fmt: skip
     first, stop = parts_of_body(part_ints, row)
-    mover = index_parts(index, np.arange(first, stop))
+    rows = np.arange(first, stop)
+    solid = rows[~filters[3][first:stop]]
+    mover = index_parts(index, solid if len(solid) else rows)
     x, y, angle = frames[row, X], frames[row, Y], frames[row, ANGLE]
     met = np.empty(DEPENETRATION_PASSES + max_slides, dtype=np.int64)
     met_normal = np.empty((DEPENETRATION_PASSES + max_slides, 2))
@@ -153,7 +162,7 @@ def slide_body(
     # 1. Out of whatever it touches: along the deepest contact's normal, to a skin beyond.
     for _ in range(DEPENETRATION_PASSES):
         other, separation, nx, ny = deepest_contact(
-            index, mover, x, y, angle, skin, row, category, masks, groups, sensor, mask
+            index, mover, x, y, angle, skin, row, filters, mask
         )
         if other < 0:
             break
@@ -167,7 +176,7 @@ def slide_body(
         if rx == 0.0 and ry == 0.0:
             break
         other, toi, nx, ny, _, _ = first_impact(
-            index, mover, x, y, angle, rx, ry, row, category, masks, groups, sensor, mask
+            index, mover, x, y, angle, rx, ry, row, filters, mask
         )
         if other < 0:
             x += rx

@@ -4,8 +4,9 @@ Each pair is swept with its bodies' relative velocity, keeping contact points up
 margin ahead of touching (speculative contacts): the speculative distance plus how far the
 pair can close in the step, its relative speed and both bodies' turning at their reach.
 Pairs with at least one point become manifolds, with each point's arms from the bodies'
-centres, the mixed materials (friction sqrt(fa fb), restitution max(ea, eb), as Box2D
-mixes them), the overlap they may keep at rest (``engine.contact_slop``), and their
+centres, the mixed materials of the two parts (friction sqrt(fa fb), restitution
+max(ea, eb), as Box2D mixes them; each part's own: its shape's, else its body's), the
+overlap they may keep at rest (``engine.contact_slop``), their part rows, and their
 warm-start names and last step's impulses.
 """
 
@@ -37,6 +38,7 @@ NO_MANIFOLDS = Manifolds(
     points=np.zeros((0, 2, 2)),
     keys=np.zeros((0, 2), dtype=np.int64),
     slop=np.zeros(0),
+    parts=np.zeros((0, 2), dtype=np.int64),
 )
 
 
@@ -117,8 +119,9 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
                 arm_a[i, p, axis] = points[r, p, axis] - start[a, axis]
                 arm_b[i, p, axis] = points[r, p, axis] - start[b, axis]
             gap[i, p] = point_separation[r, p]
-        mixed_friction[i] = math.sqrt(friction[a] * friction[b])
-        mixed_restitution[i] = max(restitution[a], restitution[b])
+        pa, pb = solid[0, r], solid[1, r]
+        mixed_friction[i] = math.sqrt(friction[pa] * friction[pb])
+        mixed_restitution[i] = max(restitution[pa], restitution[pb])
         slop[i] = slop_of(world_slop, min(thickness[a], thickness[b]))
     normal_impulse = np.zeros((m, 2))
     tangent_impulse = np.zeros(m)
@@ -130,4 +133,5 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
     return (
         body_a, body_b, point_count[rows], normal[rows], arm_a, arm_b, gap, mixed_friction,
         mixed_restitution, normal_impulse, tangent_impulse, points[rows], keys, slop,
+        part_rows,
     )  # fmt: skip

@@ -64,7 +64,7 @@ class Manifolds:
     and tangent_impulse: (M,) accumulated, warm-started; points: (M, 2, 2) world points
     at the step start (NaN in an unused slot); keys: (M, 2) int64 warm-start names of the
     points (-1 in an unused slot); slop: (M,) the overlap each may keep at rest
-    (``engine.contact_slop``).
+    (``engine.contact_slop``); parts: (M, 2) int64 the part rows of A and B.
     """
 
     body_a: np.ndarray
@@ -81,6 +81,7 @@ class Manifolds:
     points: np.ndarray
     keys: np.ndarray
     slop: np.ndarray
+    parts: np.ndarray
 
     def __len__(self) -> int:
         return len(self.body_a)

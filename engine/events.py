@@ -2,8 +2,9 @@
 
 The solver works on part-pair manifolds; a game thinks in body pairs. After each step the
 manifolds are summed per body pair into Contact objects, and compared with the previous
-step's pairs to tell which contacts began, persist or ended. Sensor overlaps are compared
-the same way. Handlers run after the step's arrays are final.
+step's pairs to tell which contacts began, persist or ended; a Contact names the shapes of
+its deepest manifold. Sensor overlaps are kept per shape pair (a sensor shape and a shape
+it overlaps) and compared the same way. Handlers run after the step's arrays are final.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 
 from .candidate_pairs import pair_key
 from .jit import kernel
+from .materials import effective_tag
 from .sorting import argsort_keys
 
 EVENT_NAMES = (
@@ -34,7 +36,9 @@ class Contact:
     body_a, body_b: the bodies; normal: (2,) unit vector from A towards B; points: (k, 2)
     world contact points; depth: penetration depth (0 when just touching);
     normal_impulse, tangent_impulse: what the solver applied this step (N s), summed over
-    the points.
+    the points; shape_a, shape_b: the shapes (of ``body_a.shapes``, ``body_b.shapes``)
+    that touch deepest, the ones the normal belongs to (a pair touching through several
+    shape pairs is still one Contact).
     """
 
     body_a: object
@@ -44,21 +48,26 @@ class Contact:
     depth: float
     normal_impulse: float
     tangent_impulse: float
+    shape_a: object = None
+    shape_b: object = None
 
     def flipped(self) -> Contact:
-        """The same contact seen from B: bodies swapped, the normal reversed."""
+        """The same contact seen from B: bodies and shapes swapped, the normal reversed."""
         return Contact(
             self.body_b, self.body_a, -self.normal, self.points, self.depth,
-            self.normal_impulse, self.tangent_impulse,
+            self.normal_impulse, self.tangent_impulse, self.shape_b, self.shape_a,
         )  # fmt: skip
 
 
 @dataclass(frozen=True)
 class SensorOverlap:
-    """A sensor body and another body overlapping (``sensor`` is the sensor)."""
+    """A sensor shape and a shape of another body overlapping: ``sensor`` is the body of
+    the sensor shape ``sensor_shape``, ``other`` the body of ``other_shape``."""
 
     sensor: object
     other: object
+    sensor_shape: object = None
+    other_shape: object = None
 
 
 @dataclass(frozen=True)
@@ -145,7 +154,9 @@ class ContactTable:
 
     keys: (K,) sorted body-pair keys; handles: (K, 2) object array of the Body handles (A,
     B); normal: (K, 2) of the deepest manifold; depth, normal_impulse, tangent_impulse:
-    (K,); points: (P, 2) all points, pair_of_point: (P,) int64 which pair each belongs to.
+    (K,); points: (P, 2) all points, pair_of_point: (P,) int64 which pair each belongs to;
+    shapes: (K, 2) int64 the index of A's and B's shape of the deepest manifold in their
+    bodies' shapes.
     """
 
     keys: np.ndarray
@@ -156,6 +167,7 @@ class ContactTable:
     tangent_impulse: np.ndarray
     points: np.ndarray
     pair_of_point: np.ndarray
+    shapes: np.ndarray
 
     @classmethod
     def empty(cls) -> ContactTable:
@@ -168,6 +180,7 @@ class ContactTable:
             tangent_impulse=np.zeros(0),
             points=np.zeros((0, 2)),
             pair_of_point=np.zeros(0, dtype=np.int64),
+            shapes=np.zeros((0, 2), dtype=np.int64),
         )
 
     def __len__(self) -> int:
@@ -175,22 +188,26 @@ class ContactTable:
 
     def contact(self, i: int) -> Contact:
         """Pair ``i`` as a Contact."""
+        body_a, body_b = self.handles[i, 0], self.handles[i, 1]
         return Contact(
-            body_a=self.handles[i, 0],
-            body_b=self.handles[i, 1],
+            body_a=body_a,
+            body_b=body_b,
             normal=self.normal[i].copy(),
             points=self.points[self.pair_of_point == i].copy(),
             depth=float(self.depth[i]),
             normal_impulse=float(self.normal_impulse[i]),
             tangent_impulse=float(self.tangent_impulse[i]),
+            shape_a=body_a.shapes[self.shapes[i, 0]],
+            shape_b=body_b.shapes[self.shapes[i, 1]],
         )
 
 
-def contact_table(manifolds, touching, keys, handles) -> ContactTable:
+def contact_table(manifolds, touching, keys, handles, shapes) -> ContactTable:
     """Sum a step's touching manifolds (mask ``touching`` (M,)) into body-pair contacts.
 
-    keys: (M,) body-pair key of each manifold; handles: (N,) object array of Body handles.
-    The deepest manifold of a pair gives its normal and its bodies' order.
+    keys: (M,) body-pair key of each manifold; handles: (N,) object array of Body handles;
+    shapes: (M, 2) int64 the shape index of each manifold's parts in their bodies. The
+    deepest manifold of a pair gives its normal, its bodies' order and its shapes.
     """
     rows = np.flatnonzero(touching)
     if len(rows) == 0:
@@ -222,6 +239,7 @@ def contact_table(manifolds, touching, keys, handles) -> ContactTable:
         tangent_impulse=tangent_impulse,
         points=points,
         pair_of_point=point_pair,
+        shapes=shapes[deepest],
     )
 
 
@@ -233,7 +251,8 @@ class TaggedHandler:
     step found it the other way round), the way pymunk orders an arbiter's shapes by the
     collision types of its handler. A sensor overlap keeps its order (``sensor`` is the
     sensor), whichever tag the sensor has. For other pairs it returns None: a presolve
-    handler keeps them.
+    handler keeps them. The tag that counts for each side is that of the shape that
+    touched, if it has its own, else its body's (``engine.materials.effective_tag``).
     """
 
     __slots__ = ("function", "tags")
@@ -248,15 +267,39 @@ class TaggedHandler:
     def __call__(self, subject):
         tag_a, tag_b = self.tags
         if isinstance(subject, Contact):
-            first, second = subject.body_a.tag, subject.body_b.tag
+            first = effective_tag(subject.body_a, subject.shape_a)
+            second = effective_tag(subject.body_b, subject.shape_b)
             if (first, second) == (tag_a, tag_b):
                 return self.function(subject)
             if (first, second) == (tag_b, tag_a):
                 return self.function(subject.flipped())
             return None
-        if {subject.sensor.tag, subject.other.tag} == {tag_a, tag_b}:
+        tags = {
+            effective_tag(subject.sensor, subject.sensor_shape),
+            effective_tag(subject.other, subject.other_shape),
+        }
+        if tags == {tag_a, tag_b}:
             return self.function(subject)
         return None
 
     def __reduce__(self):
         return TaggedHandler, (self.function, self.tags)
+
+
+def sensor_order(keys, shape_keys) -> np.ndarray:
+    """(S,) int64 rank of each sensor overlap by (body-pair key, shape-pair key), both
+    (S,) int64: equal pairs share a rank, and ranks follow the lexicographic order."""
+    if len(keys) == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, rank = np.unique(np.stack([keys, shape_keys], axis=1), axis=0, return_inverse=True)
+    return rank.reshape(-1).astype(np.int64)
+
+
+def shape_pair_keys(ids, shapes) -> np.ndarray:
+    """(S,) int64 key of each overlap's shape pair: ids (S, 2) body ids (sensor, other),
+    shapes (S, 2) their shapes' indices; the shape of the body with the smaller id first,
+    so the key does not depend on which side is the sensor."""
+    low_first = ids[:, 0] < ids[:, 1]
+    first = np.where(low_first, shapes[:, 0], shapes[:, 1])
+    second = np.where(low_first, shapes[:, 1], shapes[:, 0])
+    return first << 32 | second

@@ -20,24 +20,24 @@ from .joint_positions import correct_joint_positions
 from .position_correction import correct_positions
 
 
-def integrate_positions(parts, part_reach, owner, solid, body: dict, jointed, ignored,
+def integrate_positions(parts, part_reach, owner, solid, body: dict, part: dict, jointed, ignored,
                         manifolds, solve_contacts, joints: dict, slots, solve_joints, start,
                         velocity, inv_mass, inv_inertia, dt, passes, settings):  # fmt: skip
     """The poses (N + 1, 3) at the end of the step, and which bodies (N,) bool the
     positional correction moved by more than a fifth of their slop (not at rest yet).
 
     parts, part_reach, owner: the world's part table; solid: (4, S) candidate pairs; body:
-    the body columns; jointed, ignored: sorted body-pair keys of pairs joints and presolve
-    keep apart; manifolds with solve_contacts (M,); joints: joint columns, slots (J, 2),
-    solve_joints (J,); start, velocity: (N + 1, 3) (velocity changes for SHAKE);
-    settings: (ccd_fraction, the world's slop, correction_factor, max_correction,
-    speculative distance).
+    the body columns; part: the part columns (the filter); jointed, ignored: sorted
+    body-pair keys of pairs joints and presolve keep apart; manifolds with solve_contacts
+    (M,); joints: joint columns, slots (J, 2), solve_joints (J,); start, velocity:
+    (N + 1, 3) (velocity changes for SHAKE); settings: (ccd_fraction, the world's slop,
+    correction_factor, max_correction, speculative distance).
     """
     m = manifolds
     return _integrate(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), solid,
         (body["kind"], body["bullet"], body["reach"], body["thickness"]), owner,
-        (body["kind"], body["sensor"], body["category"], body["mask"], body["group"],
+        (body["kind"], part["sensor"], part["category"], part["mask"], part["group"],
          body["body_id"], jointed), ignored,
         (m.body_a, m.body_b, m.normal, m.arm_a, m.arm_b, m.separation, m.slop), solve_contacts,
         (joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],

@@ -173,7 +173,8 @@ def stop_at_static(unpushed, poses, slop, parts, owner, bodies, ignored, step_pa
 
     parts: (vertices, normals, count, radius, reach) of the world's part table, owner (P,)
     their bodies; bodies: (kind, sensor, category, mask, group, body_id, jointed) as
-    ``classify_pairs`` takes them; ignored: sorted keys of the body pairs presolve dropped;
+    ``classify_pairs`` takes them (sensor to group per part); ignored: sorted keys of the
+    body pairs presolve dropped;
     step_pairs: (4, S) the step's solid candidate pairs, found with boxes grown by
     ``margin``.
     """
@@ -218,8 +219,9 @@ def stop_at_static(unpushed, poses, slop, parts, owner, bodies, ignored, step_pa
         )
         pairs = grid_kernel(lower, upper, choose_cell_size(lower, upper))
         solid, _ = classify_pairs(
-            pairs, sub_owner, kind, sensor, category, mask, group, body_id, jointed
-        )
+            pairs, sub_owner, kind, sensor[chosen], category[chosen], mask[chosen],
+            group[chosen], body_id, jointed,
+        )  # fmt: skip
         for i in range(solid.shape[1]):
             solid[0, i], solid[1, i] = chosen[solid[0, i]], chosen[solid[1, i]]
     s = solid.shape[1]

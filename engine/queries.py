@@ -21,7 +21,7 @@ import numpy as np
 
 from .body import Body
 from .call_args import pose_floats, vector_floats
-from .cast_kernels import first_impact, mover_from_shape
+from .cast_kernels import cast_filters, first_impact, mover_from_shape
 from .grid_walk import box_parts, sweep_parts
 from .jit import kernel
 from .part_checks import contains_point, touches_box
@@ -167,9 +167,9 @@ def shape_cast(world, shape, pose, motion, mask: int = ALL_CATEGORIES) -> ShapeH
     mx, my = vector_floats(motion, "motion")
     mask = check_mask(mask)
     index = current_index(world)
-    arrays, packed = world._bodies.arrays, shape.packed
+    packed = shape.packed
     row, toi, nx, ny, px, py = cast_shape(
-        *index, -1, arrays["category"], arrays["mask"], arrays["group"], arrays["sensor"], mask,
+        *index, -1, cast_filters(world, -1), mask,
         packed.vertices, packed.normals, packed.count, packed.radius, x, y, angle, mx, my,
     )  # fmt: skip
     if row < 0:
@@ -180,7 +180,7 @@ def shape_cast(world, shape, pose, motion, mask: int = ALL_CATEGORIES) -> ShapeH
 @kernel
 def cast_shape(
     frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-    unlisted, no_row, category, masks, groups, sensor, mask, shape_vertices, shape_normals,
+    unlisted, no_row, filters, mask, shape_vertices, shape_normals,
     shape_count, shape_radius, x, y, angle, mx, my,
 ):  # fmt: skip
     """The first impact (body row or -1, toi, normal x, y, point x, y) of a shape's packed
@@ -193,9 +193,7 @@ def cast_shape(
         unlisted,
     )  # fmt: skip
     mover = mover_from_shape(shape_vertices, shape_normals, shape_count, shape_radius)
-    return first_impact(
-        index, mover, x, y, angle, mx, my, no_row, category, masks, groups, sensor, mask
-    )
+    return first_impact(index, mover, x, y, angle, mx, my, no_row, filters, mask)
 
 
 # -- candidates, for tests and tools ----------------------------------------------------------

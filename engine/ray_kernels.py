@@ -32,9 +32,9 @@ from .sorting import argsort_floats
 
 @kernel(inline=True)
 def ray_admits(index, category, sensor, mask, p):
-    """True when a ray with ``mask`` may hit part p's body: solid, category in the mask."""
-    body = index.part_ints[p, BODY]
-    return not sensor[body] and (category[body] & mask) != 0
+    """True when a ray with ``mask`` may hit part p: not a sensor, its category (both (P,),
+    the part's own: its shape's, else its body's) in the mask."""
+    return not sensor[p] and (category[p] & mask) != 0
 
 
 @kernel(inline=True)

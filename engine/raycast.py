@@ -62,7 +62,7 @@ def raycast(world, start, end, mask: int = ALL_CATEGORIES) -> RayHit | None:
     check_world(world)
     sx, sy, ex, ey = _segment(start, end)
     mask = check_mask(mask)
-    arrays = world._bodies.arrays
+    arrays = world._parts.table.columns()  # the parts' own category and sensor flag
     row, fraction, px, py, nx, ny = raycast_one(
         *current_index(world), arrays["category"], arrays["sensor"], mask, sx, sy, ex, ey
     )
@@ -79,7 +79,7 @@ def raycast_all(world, start, end, mask: int = ALL_CATEGORIES) -> list:
     check_world(world)
     sx, sy, ex, ey = _segment(start, end)
     mask = check_mask(mask)
-    arrays = world._bodies.arrays
+    arrays = world._parts.table.columns()  # the parts' own category and sensor flag
     rows, fraction, point, normal = raycast_every(
         *current_index(world), arrays["category"], arrays["sensor"], mask, sx, sy, ex, ey
     )
@@ -98,7 +98,7 @@ def raycast_many(world, starts, ends, mask: int = ALL_CATEGORIES) -> RayHits:
     if np.any(np.all(starts == ends, axis=1)):
         raise ValueError("ends: every ray needs end != start (a zero-length ray has no direction)")
     mask = check_mask(mask)
-    arrays = world._bodies.arrays
+    arrays = world._parts.table.columns()  # the parts' own category and sensor flag
     return RayHits(
         *raycast_rays(
             *current_index(world), arrays["category"], arrays["sensor"], mask, starts, ends

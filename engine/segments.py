@@ -32,7 +32,9 @@ class Segment(Shape):
     __slots__ = ("_a", "_b", "_radius", "_normal")
     _slots = 2
 
-    def __init__(self, a, b, radius: float = 0.0):
+    def __init__(self, a, b, radius: float = 0.0, *, density=None, friction=None,
+                 restitution=None, sensor=None, category=None, mask=None, group=None,
+                 tag=None):  # fmt: skip
         a = as_vector(a, "a")
         b = as_vector(b, "b")
         radius = as_finite_float(radius, "radius")
@@ -52,6 +54,7 @@ class Segment(Shape):
         with np.errstate(all="ignore"):
             properties = capsule_mass_properties(a, b, radius)
         self._finish(*properties, "radius", empty_ok=radius == 0.0)
+        self._keep_material(density, friction, restitution, sensor, category, mask, group, tag)
 
     @property
     def a(self) -> np.ndarray:
@@ -94,7 +97,7 @@ class Segment(Shape):
 
     def __repr__(self) -> str:
         a, b = tuple(self._a.tolist()), tuple(self._b.tolist())
-        return f"Segment(a={a!r}, b={b!r}, radius={self._radius!r})"
+        return f"Segment(a={a!r}, b={b!r}, radius={self._radius!r}{self._material_repr()})"
 
 
 def check_dynamic(shapes, argument: str) -> None:

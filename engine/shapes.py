@@ -7,16 +7,34 @@ its packed kernel form are computed once and cached.
 from __future__ import annotations
 
 import itertools
+from types import MappingProxyType
 
 import numpy as np
 
 from .decompose import decompose
 from .mass import circle_mass_properties, polygon_mass_properties
+from .materials import MATERIAL_NAMES, check_material
 from .outline import clean_outline, is_convex
 from .packing import PackedParts, concatenate, edge_normals, pack_circle, pack_polygon
 from .validation import as_pose, as_positive_float, as_vector
 
 _next_uid = itertools.count()
+
+
+NO_MATERIAL = MappingProxyType({})
+
+
+def _rebuild(cls, args: tuple, material: dict):
+    """A shape from its constructor arguments and own settings (for pickle)."""
+    return cls(*args, **material)
+
+
+def _material_property(name: str, meaning: str) -> property:
+    def read(self):
+        return self._material.get(name)
+
+    read.__doc__ = f"{meaning}, or None: unset (the body's value applies)."
+    return property(read)
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -30,9 +48,14 @@ class Shape:
 
     Every shape has ``area``, ``centroid`` (2,), ``parts`` (its convex pieces),
     ``mass(density)``, ``inertia(density)`` (about its own centroid) and ``aabb(pose)``.
+
+    Every constructor also takes, keyword-only, the shape's own material and role:
+    ``density``, ``friction``, ``restitution``, ``sensor``, ``category``, ``mask``,
+    ``group``, ``tag`` (checked as ``World.add_body`` checks them). None, the default,
+    leaves one unset: the body's value applies. ``material`` is a dict of those set.
     """
 
-    __slots__ = ("_uid", "_area", "_centroid", "_moment", "_packed")
+    __slots__ = ("_uid", "_area", "_centroid", "_moment", "_packed", "_material")
 
     def _finish(
         self, area: float, centroid: np.ndarray, moment: float, argument: str, empty_ok=False
@@ -47,6 +70,30 @@ class Shape:
         object.__setattr__(self, "_centroid", _frozen(centroid))
         object.__setattr__(self, "_moment", moment)
         object.__setattr__(self, "_packed", None)
+        object.__setattr__(self, "_material", NO_MATERIAL)
+
+    def _keep_material(self, *values) -> None:
+        """Check and keep the shape's own settings (in the order of MATERIAL_NAMES)."""
+        material = check_material(dict(zip(MATERIAL_NAMES, values)))
+        object.__setattr__(self, "_material", MappingProxyType(material))
+
+    def _material_repr(self) -> str:
+        """``, name=value`` for each setting the shape has, for its repr."""
+        return "".join(f", {name}={value!r}" for name, value in self._material.items())
+
+    @property
+    def material(self) -> dict:
+        """The shape's own settings (name -> value); what is not here comes from the body."""
+        return dict(self._material)
+
+    density = _material_property("density", "The shape's own density, kg/m^2")
+    friction = _material_property("friction", "The shape's own friction coefficient")
+    restitution = _material_property("restitution", "The shape's own restitution")
+    sensor = _material_property("sensor", "True: the shape only senses (its own setting)")
+    category = _material_property("category", "The shape's own 16-bit category")
+    mask = _material_property("mask", "The shape's own 16-bit mask")
+    group = _material_property("group", "The shape's own collision group")
+    tag = _material_property("tag", "The shape's own tag (for handlers ``between`` tags)")
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable; build a new shape instead")
@@ -59,7 +106,7 @@ class Shape:
 
     def __reduce__(self):
         # Rebuilt from its constructor arguments, which validates it again on unpickling.
-        return type(self), self._constructor_args()
+        return _rebuild, (type(self), self._constructor_args(), dict(self._material))
 
     @property
     def area(self) -> float:
@@ -76,13 +123,19 @@ class Shape:
         """The convex pieces (a convex shape is its own single part)."""
         return (self,)
 
-    def mass(self, density: float = 1.0) -> float:
-        """Mass in kg for a density in kg/m^2."""
-        return as_positive_float(density, "density") * self._area
+    def mass(self, density: float | None = None) -> float:
+        """Mass in kg for a density in kg/m^2 (None: the shape's own, else 1)."""
+        return self._density(density) * self._area
 
-    def inertia(self, density: float = 1.0) -> float:
-        """Moment of inertia about the shape's own centroid, in kg m^2."""
-        return as_positive_float(density, "density") * self._moment
+    def inertia(self, density: float | None = None) -> float:
+        """Moment of inertia about the shape's own centroid, in kg m^2 (density as for
+        ``mass``)."""
+        return self._density(density) * self._moment
+
+    def _density(self, density) -> float:
+        if density is None:
+            return self._material.get("density", 1.0)
+        return as_positive_float(density, "density")
 
     def aabb(self, pose=(0.0, 0.0, 0.0)) -> tuple[np.ndarray, np.ndarray]:
         """Tight world bounding box at ``pose`` (x, y, angle): (lower (2,), upper (2,))."""
@@ -112,12 +165,15 @@ class Circle(Shape):
     __slots__ = ("_radius", "_offset")
     _slots = 1
 
-    def __init__(self, radius: float, offset=(0.0, 0.0)):
+    def __init__(self, radius: float, offset=(0.0, 0.0), *, density=None, friction=None,
+                 restitution=None, sensor=None, category=None, mask=None, group=None,
+                 tag=None):  # fmt: skip
         radius = as_positive_float(radius, "radius")
         offset = as_vector(offset, "offset")
         object.__setattr__(self, "_radius", radius)
         object.__setattr__(self, "_offset", _frozen(offset))
         self._finish(*circle_mass_properties(radius, offset), "radius")
+        self._keep_material(density, friction, restitution, sensor, category, mask, group, tag)
 
     @property
     def radius(self) -> float:
@@ -142,7 +198,8 @@ class Circle(Shape):
         return centre - self._radius, centre + self._radius
 
     def __repr__(self) -> str:
-        return f"Circle(radius={self._radius!r}, offset={tuple(self._offset.tolist())!r})"
+        offset = tuple(self._offset.tolist())
+        return f"Circle(radius={self._radius!r}, offset={offset!r}{self._material_repr()})"
 
 
 class Polygon(Shape):
@@ -157,11 +214,13 @@ class Polygon(Shape):
 
     __slots__ = ("_vertices", "_normals")
 
-    def __init__(self, vertices):
+    def __init__(self, vertices, *, density=None, friction=None, restitution=None,
+                 sensor=None, category=None, mask=None, group=None, tag=None):  # fmt: skip
         outline = clean_outline(vertices, "vertices")
         if not is_convex(outline):
             raise ValueError("vertices: outline is concave; use ConcavePolygon for concave shapes")
         self._set_outline(outline)
+        self._keep_material(density, friction, restitution, sensor, category, mask, group, tag)
 
     def _set_outline(self, outline: np.ndarray, argument: str = "vertices") -> None:
         # Extreme sizes over- or underflow here; _finish turns that into a ValueError.
@@ -210,7 +269,7 @@ class Polygon(Shape):
         return np.array([wx.min(), wy.min()]), np.array([wx.max(), wy.max()])
 
     def __repr__(self) -> str:
-        return f"Polygon({self._vertices.tolist()!r})"
+        return f"Polygon({self._vertices.tolist()!r}{self._material_repr()})"
 
 
 class Box(Polygon):
@@ -222,7 +281,9 @@ class Box(Polygon):
 
     __slots__ = ("_width", "_height", "_box_offset", "_angle")
 
-    def __init__(self, width: float, height: float, offset=(0.0, 0.0), angle: float = 0.0):
+    def __init__(self, width: float, height: float, offset=(0.0, 0.0), angle: float = 0.0,
+                 *, density=None, friction=None, restitution=None,
+                 sensor=None, category=None, mask=None, group=None, tag=None):  # fmt: skip
         width = as_positive_float(width, "width")
         height = as_positive_float(height, "height")
         offset = as_vector(offset, "offset")
@@ -236,6 +297,7 @@ class Box(Polygon):
         object.__setattr__(self, "_box_offset", _frozen(offset))
         object.__setattr__(self, "_angle", float(angle))
         self._set_outline(corners, "width, height")
+        self._keep_material(density, friction, restitution, sensor, category, mask, group, tag)
 
     def _constructor_args(self) -> tuple:
         return (self._width, self._height, tuple(self._box_offset.tolist()), self._angle)
@@ -250,7 +312,10 @@ class Box(Polygon):
 
     def __repr__(self) -> str:
         offset = tuple(self._box_offset.tolist())
-        return f"Box({self._width!r}, {self._height!r}, offset={offset!r}, angle={self._angle!r})"
+        return (
+            f"Box({self._width!r}, {self._height!r}, offset={offset!r}, angle={self._angle!r}"
+            f"{self._material_repr()})"
+        )
 
 
 class ConcavePolygon(Shape):
@@ -265,7 +330,8 @@ class ConcavePolygon(Shape):
 
     __slots__ = ("_outline", "_parts")
 
-    def __init__(self, vertices):
+    def __init__(self, vertices, *, density=None, friction=None, restitution=None,
+                 sensor=None, category=None, mask=None, group=None, tag=None):  # fmt: skip
         outline = clean_outline(vertices, "vertices")
         parts = tuple(Polygon._from_clean(part) for part in decompose(outline))
         object.__setattr__(self, "_outline", _frozen(outline))
@@ -278,6 +344,7 @@ class ConcavePolygon(Shape):
             for part in parts
         )
         self._finish(area, centroid, moment, "vertices")
+        self._keep_material(density, friction, restitution, sensor, category, mask, group, tag)
 
     def _constructor_args(self) -> tuple:
         return (self._outline.tolist(),)
@@ -293,4 +360,4 @@ class ConcavePolygon(Shape):
         return self._parts
 
     def __repr__(self) -> str:
-        return f"ConcavePolygon({self._outline.tolist()!r})"
+        return f"ConcavePolygon({self._outline.tolist()!r}{self._material_repr()})"

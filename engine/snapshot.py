@@ -74,6 +74,9 @@ handles as joint ids and kind codes (their class).
                {type: "ConcavePolygon", vertices: [[x, y], ...]}  (the outline)
                {type: "Segment", a: [x, y], b: [x, y], radius}
                {type: "Chain", points: [[x, y], ...], loop: bool}]
+               each with the shape's own settings as further keys, those it sets only:
+               density, friction, restitution (numbers), sensor (bool), category, mask,
+               group (ints), tag (str)
                (Segment and Chain came after version 4 was fixed; they needed no new
                version, since files without them read as before, but a reader older than
                them refuses them as "not a shape")
@@ -107,6 +110,12 @@ body.<field>                   (N, ...)     one per field of ``engine.body_store
 part.vertices, part.normals    (P, K, 2) f8 packed convex parts (see ``engine.packing``)
 part.count, part.body, part.uid (P,) i8     vertex count, owner row, stable part id
 part.radius, part.reach        (P,) f8
+part.density, part.friction,   (P,) f8      the part's material: its shape's own, else its
+part.restitution                            body's (density: times what a new mass scaled)
+part.sensor                    (P,) bool    its role and filter, likewise
+part.category, part.mask,      (P,) i8
+part.group
+part.shape                     (P,) i8      the index of its shape in its body's shapes
 row_of_id                      (I,) i8      the row of each body id, -1 once removed
 joint.<field>                  (J, ...)     one per field of ``engine.joint_store.JOINT_FIELDS``
                                             with its dtype, rows in the order the joints
@@ -127,16 +136,21 @@ extra_handle_ids               (E,) i8      ids of removed bodies named by event
 warm.keys                      (W,) i8      sorted warm-start point keys
 warm.normal, warm.tangent      (W,) f8      their impulses
 contact_keys                   (C,) i8      sorted body-pair keys touching after the last step
-sensor_keys                    (S,) i8      sorted keys of the sensor overlaps
+sensor_keys                    (S, 2) i8    the sensor overlaps, one per shape pair: body-pair
+                                            key, shape-pair key (the shape index of the body
+                                            of smaller id in the high 32 bits), sorted
 sensor_handles                 (S, 2) i8    their body ids (sensor, other)
+sensor_shapes                  (S, 2) i8    their shapes' indices (sensor, other)
 contacts.last.<field>          ...          the last step's ContactTable (C pairs): keys (C,)
 contacts.previous.<field>      ...          i8, handles (C, 2) i8 ids, normal (C, 2) f8,
                                             depth, normal_impulse, tangent_impulse (C,) f8,
                                             points (Q, 2) f8, pair_of_point (Q,) i8; previous:
-                                            C0 and Q0 rows
+                                            C0 and Q0 rows; shapes (C, 2) i8 the shape
+                                            indices of the deepest part pair
 events.began, events.persisting (C,) bool   the last step's events (empty before any step)
 events.ended                   (C0,) bool
 events.sensor_old_handles      (S0, 2) i8
+events.sensor_old_shapes       (S0, 2) i8
 events.sensor_began            (S,) bool
 events.sensor_ended            (S0,) bool
 =============================  ===========  ================================================
@@ -165,7 +179,8 @@ A file is checked completely before anything is built, cheapest checks first:
 * last, the shapes, built from the header only now: every shape must be used by a body,
   a body's outlines may hold no more vertices than its parts (removed bodies' outlines,
   which have no parts, at most REMOVED_SHAPE_VERTICES more than all live parts), and the
-  parts, reaches and mass properties must be exactly those ``add_body`` makes from them.
+  parts, reaches, part materials and mass properties must be exactly those ``add_body``
+  and the setters make from them (see ``_check_geometry`` for the one tolerance).
 
 A bad file raises ValueError naming the file and the problem; ``load`` returns a new World
 or raises, ``restore`` changes the world entirely or not at all.
@@ -183,10 +198,13 @@ Version history
 4. The prismatic, wheel, rope, angular spring, gear and motor joints (kinds 4 to 9) and
    their joint fields ``axis``, ``ratio``, ``rest_angle``, ``correction`` and
    ``spring_impulse``; arrays ``body.density`` and ``body.origin_offset``; header ``tags``
-   and ``user_data`` (the handles' labels). Still read: an older file's joints get zeros
-   in the new fields (its kinds, 0 to 3, do not read them); its dynamic bodies get the
-   density their mass implies, the others 1; every body its centre of mass as origin; no
-   tags or user data.
+   and ``user_data`` (the handles' labels); the shapes' own settings (keys of the header's
+   shapes), the part arrays ``part.density`` ... ``part.shape`` and the shapes events name
+   (``sensor_shapes``, ``events.sensor_old_shapes``, ``contacts.*.shapes``; sensor keys
+   per shape pair). Still read: an older file's joints get zeros in the new fields (its
+   kinds, 0 to 3, do not read them); its dynamic bodies get the density their mass
+   implies, the others 1; every body its centre of mass as origin; no tags or user data;
+   its parts get their bodies' values, and its events name each body's first shape.
 """
 
 from __future__ import annotations
@@ -213,7 +231,7 @@ from .body_geometry import body_geometry
 from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
 from .chain import Chain
 from .drive_joints import MAX_RATIO, GearJoint, MotorJoint
-from .events import ContactTable
+from .events import ContactTable, sensor_order, shape_pair_keys
 from .joint_store import (
     ANGULAR_SPRING,
     DISTANCE,
@@ -226,10 +244,18 @@ from .joint_store import (
     WORLD,
 )
 from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
+from .materials import MATERIAL_NAMES, part_shapes
 from .motion_settings import MAX_GRAVITY_SCALE
 from .packing import concatenate, widen
 from .segments import Segment
 from .shapes import Box, Circle, ConcavePolygon, Polygon
+from .snapshot_materials import (
+    PART_COLUMNS,
+    check_part_materials,
+    check_shape_indices,
+    fill_parts_from_bodies,
+    shape_densities_of_parts,
+)
 from .warm_start import FEATURE_BITS, ROW_BITS, WarmStartCache
 from .world_base import WorldBase
 
@@ -305,6 +331,7 @@ SAVED_ATTRIBUTES = {
     "_contact_keys": "array contact_keys: decides the next step's contact_begin/end",
     "_sensor_keys": "array sensor_keys: decides the next step's sensor_begin/end",
     "_sensor_handles": "array sensor_handles (ids): the subjects of the next sensor_end",
+    "_sensor_shapes": "array sensor_shapes: their shapes (indices in the bodies' shapes)",
     "_contact_tables": "arrays contacts.*: the last two steps' contacts, summed per pair",
     "_pending": "arrays events.*: the last step's events (world.events)",
     "_sensor_pending": "arrays events.sensor_*: the last step's sensor events",
@@ -392,6 +419,10 @@ _HEADER_FIELDS = frozenset(
     {"format", "version", "settings", "state", "counts", "shapes", "handle_shapes"}
     | set(_ADDED_IN_4["header"])
 )
+# How far a recomputed centre of mass may be from the saved one, relative to the body's
+# size, for bodies whose shapes have different densities (see ``_check_geometry``): a few
+# thousand units in the last place, far below anything a file could change by it.
+RECOMPUTED_CENTROID = 1e-12
 # Outline vertices that removed bodies' shapes (which have no parts in a file) may hold
 # together, beyond as many as the live bodies' parts hold.
 REMOVED_SHAPE_VERTICES = 4096
@@ -542,6 +573,7 @@ def snapshot(world) -> Snapshot:
     arrays["contact_keys"] = world._contact_keys.copy()
     arrays["sensor_keys"] = world._sensor_keys.copy()
     arrays["sensor_handles"] = ids_of(world._sensor_handles)
+    arrays["sensor_shapes"] = world._sensor_shapes.copy()
     for which, label in ((0, "previous"), (1, "last")):
         # Builds the world's lazy contact table if nobody has asked for it yet.
         table = world._contact_table(which)
@@ -554,14 +586,16 @@ def snapshot(world) -> Snapshot:
     stepped = pending is not None
     if stepped:
         began, persisting, ended = pending
-        old_handles, _, sensor_began, sensor_ended = world._sensor_pending
+        old_handles, _, sensor_began, sensor_ended, old_shapes, _ = world._sensor_pending
     else:
         began = persisting = ended = sensor_began = sensor_ended = np.zeros(0, dtype=bool)
         old_handles = np.empty((0, 2), dtype=object)
+        old_shapes = np.zeros((0, 2), dtype=np.int64)
     arrays["events.began"] = np.array(began, dtype=bool)
     arrays["events.persisting"] = np.array(persisting, dtype=bool)
     arrays["events.ended"] = np.array(ended, dtype=bool)
     arrays["events.sensor_old_handles"] = ids_of(np.asarray(old_handles).reshape(-1, 2))
+    arrays["events.sensor_old_shapes"] = np.array(old_shapes, dtype=np.int64).reshape(-1, 2)
     arrays["events.sensor_began"] = np.array(sensor_began, dtype=bool)
     arrays["events.sensor_ended"] = np.array(sensor_ended, dtype=bool)
 
@@ -738,7 +772,12 @@ def _file_header(snap: Snapshot) -> dict:
 
 
 def _shape_spec(shape) -> dict:
-    """A shape as its type name and constructor arguments (JSON-ready)."""
+    """A shape as its type name and constructor arguments (JSON-ready), with its own
+    settings (``Shape.material``) as further keys."""
+    return {**_geometry_spec(shape), **shape.material}
+
+
+def _geometry_spec(shape) -> dict:
     kind = type(shape)
     if kind is Box:
         return {
@@ -881,8 +920,9 @@ def _known_arrays() -> dict:
     layout["row_of_id"] = (("I",), np.int64)
     layout["extra_handle_ids"] = (("E",), np.int64)
     layout["contact_keys"] = (("C",), np.int64)
-    layout["sensor_keys"] = (("S",), np.int64)
+    layout["sensor_keys"] = (("S", 2), np.int64)
     layout["sensor_handles"] = (("S", 2), np.int64)
+    layout["sensor_shapes"] = (("S", 2), np.int64)
     empty = ContactTable.empty()
     for label, size, points in (("previous", "C0", "Q0"), ("last", "C", "Q")):
         for field in dataclass_fields(empty):
@@ -899,6 +939,7 @@ def _known_arrays() -> dict:
     ):
         layout[f"events.{name}"] = (dims, bool)
     layout["events.sensor_old_handles"] = (("S0", 2), np.int64)
+    layout["events.sensor_old_shapes"] = (("S0", 2), np.int64)
     return layout
 
 
@@ -1044,6 +1085,13 @@ def _shapes_from_header(header: dict, where: str, room: np.ndarray) -> tuple:
                 f"indices below {len(specs)}, got {indices!r}"
             )
     vertices = [_spec_vertex_count(spec, i, where) for i, spec in enumerate(specs)]
+    if header["version"] < 4:
+        for i, spec in enumerate(specs):
+            if set(spec) & set(MATERIAL_NAMES):
+                raise ValueError(
+                    f"{where}: header 'shapes'[{i}] has settings of its own, which version "
+                    f"{header['version']} files do not hold"
+                )
     used_live = np.zeros(len(specs), dtype=bool)
     used = np.zeros(len(specs), dtype=bool)
     for i, indices in enumerate(handle_shapes):
@@ -1085,7 +1133,8 @@ def _spec_vertex_count(spec, index: int, where: str) -> int:
     if (
         not isinstance(kind, str)
         or kind not in _SHAPE_ARGUMENTS
-        or set(spec) != {"type", *_SHAPE_ARGUMENTS[kind]}
+        or not {"type", *_SHAPE_ARGUMENTS[kind]} <= set(spec)
+        or not set(spec) <= {"type", *_SHAPE_ARGUMENTS[kind], *MATERIAL_NAMES}
     ):
         raise ValueError(f"{where}: header 'shapes'[{index}] is not a shape: {_short(spec)}")
     name = "points" if kind == "Chain" else "vertices"
@@ -1110,8 +1159,9 @@ def _shape_from_spec(spec, index: int, where: str):
         raise ValueError(
             f"{where}: header 'shapes'[{index}] has a non-numeric value: {_short(spec)}"
         )
+    material = {name: spec[name] for name in MATERIAL_NAMES if name in spec}
     try:
-        return _SHAPE_TYPES[kind](**values)
+        return _SHAPE_TYPES[kind](**values, **material)
     except Exception as error:  # the shape's own checks (and any failure of a bad outline)
         raise ValueError(f"{where}: header 'shapes'[{index}] ({kind}): {error}") from None
 
@@ -1163,6 +1213,11 @@ class _Checker:
                 + (f" with {', '.join(named)}" if named else "")
             )
         return array.astype(dtype, copy=False)  # native byte order
+
+    def supply(self, name: str, value: np.ndarray) -> None:
+        """Stand in ``value`` for array ``name``, which an older file does not hold."""
+        self.arrays[name] = value
+        self.used.add(name)
 
     def require(self, condition, message: str) -> None:
         if not np.all(condition):
@@ -1305,6 +1360,9 @@ def _check(
     # Parts: this engine's part fields, K vertex slots.
     parts = {}
     for name, (trailing, dtype) in PartTable(width=k).table._fields.items():
+        if not has_labels and name in PART_COLUMNS:
+            parts[name] = np.zeros(p, dtype=dtype)  # from the bodies, in _check_geometry
+            continue
         dims = ("P", "K", 2) if trailing == (k, 2) else ("P", *trailing)
         parts[name] = value = check.take(f"part.{name}", dtype, dims)
         if value.dtype.kind == "f":
@@ -1359,7 +1417,7 @@ def _check(
     check.require(np.diff(extra) > 0, "array 'extra_handle_ids' is not sorted and unique")
     check.require(row_of_id[extra] == -1, "array 'extra_handle_ids' names live bodies")
     handle_ids = np.concatenate([bodies["body_id"], extra])
-    _check_events(check, state, handle_ids)
+    _check_events(check, state, handle_ids, has_labels)
     check.finish()
 
     # Last, the shapes: built only now, within what the file's parts allow.
@@ -1371,6 +1429,7 @@ def _check(
             f"header 'handle_shapes' has {len(shapes)} entries, expected {len(handle_ids)} (N + E)"
         )
     _check_geometry(check, shapes[:n], bodies, parts, k, newer, has_labels)
+    _check_event_shapes(check, shapes, handle_ids, state["next_id"])
     if labels is None:
         labels = _labels_from_header(header, len(handle_ids), has_labels, where)
 
@@ -1411,68 +1470,98 @@ def _check_geometry(
     has_thickness: bool,
     has_density: bool,
 ) -> None:
-    """The parts, reaches, thicknesses and mass properties that ``add_body`` makes from the
-    shapes.
+    """The parts, reaches, thicknesses, materials and mass properties that ``add_body``
+    makes from the shapes.
 
     shapes: the N live bodies' shapes (tuples); bodies, parts: the checked arrays; k: the
     part width K; has_thickness, has_density: the file holds body.thickness, body.density
-    (else they are filled in here). Parts must match bit for bit (they were computed by the
-    same code). A dynamic body's mass must be its density times its shapes' area, to
-    rounding; before density was saved (and inertia could be set by hand), inertia over
-    mass had to equal the shapes' moment over area (one density).
+    and the part materials (else they are filled in here). Parts must match bit for bit
+    (they were computed by the same code), except for bodies whose shapes have different
+    densities: their centre of mass is recomputed from densities a new ``mass`` may have
+    scaled, which rounds differently, so their parts and origin offset may differ from it
+    by RECOMPUTED_CENTROID (relative to the body's size). A dynamic body's mass must be
+    what its part densities give, to rounding; before density was saved (and inertia could
+    be set by hand), inertia over mass had to equal the shapes' moment over area (one
+    density).
     """
     n = len(shapes)
     owner = parts["body"]
     first = np.searchsorted(owner, np.arange(n))
     last = np.searchsorted(owner, np.arange(n), side="right")
+    for row in range(n):
+        if len(part_shapes(shapes[row])) != last[row] - first[row]:
+            check.fail(f"body row {row}: its shapes have other parts than array 'part.body' says")
+    if not has_density:
+        fill_parts_from_bodies(shapes, bodies, parts)  # densities are set below
+    else:
+        check_part_materials(check, shapes, bodies, parts, first, last)
     made: dict = {}
     expected = []
-    ratio = np.ones(n)
-    area = np.ones(n)
+    ratio, area, mass = np.ones(n), np.ones(n), np.ones(n)
     centroid = np.zeros((n, 2))
-    reach = np.zeros(n)
-    thickness = np.zeros(n)
+    reach, thickness, tolerance = np.zeros(n), np.zeros(n), np.zeros(n)
     for row in range(n):
-        key = tuple(id(shape) for shape in shapes[row])
+        densities = shape_densities_of_parts(parts, slice(first[row], last[row]), len(shapes[row]))
+        key = (tuple(id(shape) for shape in shapes[row]), tuple(densities.tolist()))
         if key not in made:
-            made[key] = body_geometry(shapes[row])
+            made[key] = body_geometry(shapes[row], densities if has_density else None)
         geometry = made[key]
-        if len(geometry.parts.count) != last[row] - first[row] or geometry.parts.width > k:
+        if geometry.parts.width > k:
             check.fail(f"body row {row}: its shapes have other parts than array 'part.body' says")
         expected.append(widen(geometry.parts, k))
         reach[row] = geometry.reach
         thickness[row] = geometry.thickness
         # A body of lines alone has no area (and is never dynamic): its ratio is not read.
         ratio[row] = geometry.moment / geometry.area if geometry.area > 0.0 else 1.0
-        area[row] = geometry.area
+        area[row], mass[row] = geometry.area, geometry.mass
         centroid[row] = geometry.centroid
+        if len(set(densities.tolist())) > 1:
+            size = geometry.reach + float(np.abs(geometry.centroid).max())
+            tolerance[row] = RECOMPUTED_CENTROID * size
     if n == 0:
         return
     packed = concatenate(expected)
-    for name in ("vertices", "normals", "count", "radius"):
+    for name in ("normals", "count", "radius"):
         check.require(
             np.array_equal(getattr(packed, name), parts[name]),
             f"array 'part.{name}' differs from the parts of the header's shapes",
         )
-    part_reach = np.sqrt((packed.vertices**2).sum(axis=2)).max(axis=1) + packed.radius
+    check.require(
+        np.abs(packed.vertices - parts["vertices"]) <= tolerance[owner][:, None, None],
+        "array 'part.vertices' differs from the parts of the header's shapes",
+    )
+    # Reaches and thicknesses follow from the saved parts, exactly.
+    part_reach = np.sqrt((parts["vertices"] ** 2).sum(axis=2)).max(axis=1) + parts["radius"]
     check.require(
         np.array_equal(part_reach, parts["reach"]), "array 'part.reach' is not the parts'"
     )
-    check.require(bodies["reach"] == reach, "array 'body.reach' is not the reach of its shapes")
+    exact = tolerance == 0.0
+    check.require(
+        np.abs(bodies["reach"] - reach) <= 2 * tolerance,
+        "array 'body.reach' is not the reach of its shapes",
+    )
+    check.require(
+        bodies["reach"] == np.maximum.reduceat(part_reach, first), "array 'body.reach' is not "
+        "the reach of its parts",
+    )  # fmt: skip
     if not has_thickness:
         bodies["thickness"][:] = thickness
     check.require(
-        bodies["thickness"] == thickness, "array 'body.thickness' is not its shapes' thickness"
+        np.abs(bodies["thickness"] - thickness) <= 2 * tolerance,
+        "array 'body.thickness' is not its shapes' thickness",
     )
     offset = bodies["origin_offset"]
     check.require(
-        (offset == 0.0).all(axis=1) | (offset == -centroid).all(axis=1),
+        (offset == 0.0).all(axis=1)
+        | (offset == -centroid).all(axis=1)
+        | (~exact & (np.abs(offset + centroid) <= tolerance[:, None]).all(axis=1)),
         "array 'body.origin_offset' is neither 0 nor the way from the shapes' centroid to "
         "their origin",
     )
     dynamic = bodies["kind"] == DYNAMIC
     if not has_density:
         bodies["density"][dynamic] = bodies["mass"][dynamic] / area[dynamic]
+        parts["density"][:] = bodies["density"][owner]
         with np.errstate(over="ignore", invalid="ignore"):
             relative = (bodies["inertia"] / bodies["mass"]) / ratio - 1.0
         check.require(
@@ -1481,10 +1570,10 @@ def _check_geometry(
         )
         return
     with np.errstate(over="ignore", invalid="ignore"):
-        relative = bodies["mass"] / (bodies["density"] * area) - 1.0
+        relative = bodies["mass"] / mass - 1.0
     check.require(
         np.abs(relative[dynamic]) <= 1e-12,
-        "arrays 'body.mass' and 'body.density' do not fit the shapes' area",
+        "arrays 'body.mass' and 'part.density' do not fit the shapes' areas",
     )
 
 
@@ -1526,6 +1615,11 @@ def _check_bodies(check: _Checker, bodies: dict, next_id: int) -> None:
         (bodies["velocity"][asleep] == 0.0).all()
         and (bodies["angular_velocity"][asleep] == 0.0).all(),
         "array 'body.velocity' or 'body.angular_velocity' moves a sleeping body",
+    )
+    # A force or torque wakes its body (apply_force, apply_torque): none waits on a sleeper.
+    check.require(
+        (bodies["force"][asleep] == 0.0).all() and (bodies["torque"][asleep] == 0.0).all(),
+        "array 'body.force' or 'body.torque' pushes a sleeping body",
     )
     sleep_time = bodies["sleep_time"]
     check.require(sleep_time >= 0.0, "array 'body.sleep_time' holds negative values")
@@ -1631,14 +1725,19 @@ def _check_parts(check: _Checker, parts: dict, n: int, k: int, next_uid: int) ->
     check.require(len(np.unique(uid)) == len(uid), "array 'part.uid' repeats ids")
 
 
-def _check_events(check: _Checker, state: dict, handle_ids: np.ndarray) -> None:
-    """Keys sorted and unique, named bodies known, lengths as the event code indexes them."""
+def _check_events(
+    check: _Checker, state: dict, handle_ids: np.ndarray, has_shapes: bool = True
+) -> None:
+    """Keys sorted and unique, named bodies known, lengths as the event code indexes them.
+
+    has_shapes: the file names the shapes of sensor overlaps and contacts (version 4);
+    an older one's are filled in as each body's first shape."""
 
     def names_known(ids: np.ndarray, name: str) -> None:
         check.require(np.isin(ids, handle_ids), f"array {name!r} names unknown bodies")
 
-    def sorted_keys(name: str, size: str) -> np.ndarray:
-        keys = check.take(name, np.int64, (size,))
+    def sorted_keys(name: str, size: str, keys=None) -> np.ndarray:
+        keys = check.take(name, np.int64, (size,)) if keys is None else keys
         check.require(keys >= 0, f"array {name!r} holds negative keys")
         check.require(np.diff(keys) > 0, f"array {name!r} is not sorted and unique")
         # A key packs two body ids, the smaller first: both must name known bodies.
@@ -1652,17 +1751,41 @@ def _check_events(check: _Checker, state: dict, handle_ids: np.ndarray) -> None:
         return np.minimum(pairs[:, 0], pairs[:, 1]) << 32 | np.maximum(pairs[:, 0], pairs[:, 1])
 
     contact_keys = sorted_keys("contact_keys", "C")
-    sensor_keys = sorted_keys("sensor_keys", "S")
+    # Sensor overlaps are per shape pair: (body-pair key, shape-pair key) rows, sorted.
     sensor_handles = check.take("sensor_handles", np.int64, ("S", 2))
+    if has_shapes:
+        sensor_keys = check.take("sensor_keys", np.int64, ("S", 2))
+        sensor_shapes = check.take("sensor_shapes", np.int64, ("S", 2))
+        old_shapes = check.take("events.sensor_old_shapes", np.int64, ("S0", 2))
+    else:
+        sensor_shapes = np.zeros_like(sensor_handles)
+        body_keys = check.take("sensor_keys", np.int64, ("S",))
+        sensor_keys = np.column_stack([body_keys, np.zeros_like(body_keys)])
+        check.supply("sensor_keys", sensor_keys)
+        check.supply("sensor_shapes", sensor_shapes)
+        old_shapes = None
+    rank = sensor_order(sensor_keys[:, 0], sensor_keys[:, 1])
+    check.require(np.diff(rank) > 0, "array 'sensor_keys' is not sorted and unique")
+    sorted_keys("sensor_keys", "S", np.unique(sensor_keys[:, 0]))
+    check.require(sensor_keys[:, 1] >= 0, "array 'sensor_keys' holds negative keys")
     names_known(sensor_handles, "sensor_handles")
     check.require(
-        keys_of(sensor_handles) == sensor_keys, "arrays 'sensor_keys' and 'sensor_handles' differ"
+        keys_of(sensor_handles) == sensor_keys[:, 0],
+        "arrays 'sensor_keys' and 'sensor_handles' differ",
+    )
+    check.require(
+        shape_pair_keys(sensor_handles, sensor_shapes) == sensor_keys[:, 1],
+        "arrays 'sensor_keys' and 'sensor_shapes' differ",
     )
     empty = ContactTable.empty()
     for label, size, points in (("previous", "C0", "Q0"), ("last", "C", "Q")):
         for field in dataclass_fields(empty):
             name = f"contacts.{label}.{field.name}"
             template = getattr(empty, field.name)
+            if field.name == "shapes" and not has_shapes:
+                # Before shapes were named: each body's first shape.
+                check.supply(name, np.zeros((check.sizes[size], 2), dtype=np.int64))
+                continue
             trailing = template.shape[1:]
             leading = points if field.name in ("points", "pair_of_point") else size
             dtype = np.int64 if template.dtype == object else template.dtype
@@ -1690,9 +1813,26 @@ def _check_events(check: _Checker, state: dict, handle_ids: np.ndarray) -> None:
     names_known(check.take("events.sensor_old_handles", np.int64, ("S0", 2)), "sensor_old_handles")
     check.take("events.sensor_began", bool, ("S",))
     check.take("events.sensor_ended", bool, ("S0",))
+    if old_shapes is None:
+        check.supply("events.sensor_old_shapes", np.zeros((check.sizes["S0"], 2), np.int64))
     if not state["stepped"]:
         for size in ("C", "C0", "S", "S0"):
             check.require(check.sizes[size] == 0, "events recorded for a world that never stepped")
+
+
+def _check_event_shapes(check: _Checker, shapes: tuple, handle_ids, next_id: int) -> None:
+    """The shape indices of the event arrays name shapes their bodies have: shapes, the
+    handles' shapes (in the order of handle_ids)."""
+    counts = np.zeros(max(1, next_id), dtype=np.int64)
+    counts[handle_ids] = [len(body_shapes) for body_shapes in shapes]
+    arrays = check.arrays
+    for ids, indices in (
+        ("sensor_handles", "sensor_shapes"),
+        ("events.sensor_old_handles", "events.sensor_old_shapes"),
+        ("contacts.last.handles", "contacts.last.shapes"),
+        ("contacts.previous.handles", "contacts.previous.shapes"),
+    ):
+        check_shape_indices(check, counts, arrays[ids], arrays[indices], indices)
 
 
 # -- building ----------------------------------------------------------------------------------
@@ -1776,6 +1916,8 @@ def _apply(
             sensor_handles,
             arrays["events.sensor_began"].copy(),
             arrays["events.sensor_ended"].copy(),
+            arrays["events.sensor_old_shapes"].copy(),
+            arrays["sensor_shapes"].copy(),
         )
     else:
         pending = sensor_pending = None
@@ -1808,6 +1950,7 @@ def _apply(
     world._contact_keys = arrays["contact_keys"].copy()
     world._sensor_keys = arrays["sensor_keys"].copy()
     world._sensor_handles = sensor_handles
+    world._sensor_shapes = arrays["sensor_shapes"].copy()
     world._contact_sources = (None, None)
     world._contact_tables = tuple(tables)
     world._pending = pending

@@ -50,6 +50,7 @@ def advance_one_step(world) -> None:
     parts = world._parts.packed()
     part_reach = world._parts.table.view("reach")
     owner = world._parts.table.view("body")
+    part = world._parts.table.columns()
     jointed = world._jointed_keys()
 
     # 1. forces -> velocities (sleeping bodies feel nothing until woken)
@@ -63,8 +64,8 @@ def advance_one_step(world) -> None:
     solid, sensing = find_candidates(
         parts.vertices, parts.count, parts.radius, owner, start,
         velocity, body["reach"], dt, speculative, METHOD_CODES[world.broadphase],
-        world._cell_size or 0.0, body["kind"], body["sensor"], body["category"],
-        body["mask"], body["group"], body["body_id"], jointed,
+        world._cell_size or 0.0, body["kind"], part["sensor"], part["category"],
+        part["mask"], part["group"], body["body_id"], jointed,
     )  # fmt: skip
     slots = world._joint_slots()
     active, reached = active_bodies(
@@ -79,8 +80,8 @@ def advance_one_step(world) -> None:
     ignored = NO_KEYS
     if solid.shape[1]:
         manifolds = find_manifolds(
-            parts, part_reach, solid, start, velocity, body["reach"], body["friction"],
-            body["restitution"], body["thickness"], dt, speculative, flip_tolerance, slop,
+            parts, part_reach, solid, start, velocity, body["reach"], part["friction"],
+            part["restitution"], body["thickness"], dt, speculative, flip_tolerance, slop,
             world._warm,
         )  # fmt: skip
         manifolds, ignored = world._presolve(manifolds, body)
@@ -89,7 +90,7 @@ def advance_one_step(world) -> None:
             # Pairs a presolve handler ignored must not stop each other in the sweep either.
             keys = body_pair_keys(solid[2], solid[3], body["body_id"])
             solid = solid[:, ~np.isin(keys, ignored)]
-    sensor_keys, sensor_rows = world._sensor_overlaps(parts, sensing, start, body)
+    sensors = world._sensor_overlaps(parts, sensing, start, body, part)
 
     # 4. velocity solve, on the constraints where something can move: contacts inside a
     # sleeping island (or against static ground) are kept for events but cost nothing
@@ -105,7 +106,7 @@ def advance_one_step(world) -> None:
 
     # 5. integrate positions (stopping fast bodies at their time of impact), then correct
     poses, pushed = integrate_positions(
-        parts, part_reach, owner, solid, body, jointed, ignored, manifolds, solve_contacts,
+        parts, part_reach, owner, solid, body, part, jointed, ignored, manifolds, solve_contacts,
         joints, slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt,
         world.position_iterations,
         (CCD_FRACTION, slop, CORRECTION_FACTOR, max_correction, speculative),
@@ -119,7 +120,7 @@ def advance_one_step(world) -> None:
     if len(manifolds) or len(world._warm.keys):
         world._warm.store(manifolds)
     world._steps += 1
-    world._record_events(manifolds, sensor_keys, sensor_rows, body)
+    world._record_events(manifolds, sensors, body)
     if world.sleep:
         world._next_island = fall_asleep(
             body["kind"], body["awake"], body["velocity"], body["angular_velocity"],

@@ -41,11 +41,22 @@ from .events import (
     body_pair_keys,
     contact_table,
     group_by_pair,
+    sensor_order,
+    shape_pair_keys,
     touching_pairs,
 )
 from .filtering import check_bits, check_group, check_tag
 from .joint_store import JOINT_FIELDS, WORLD, joint_slots
 from .joints import Joint
+from .materials import (
+    check_density,
+    check_flag,
+    check_friction,
+    check_restitution,
+    own_values,
+    part_materials,
+    shape_densities,
+)
 from .motion_settings import check_damping, check_gravity_scale
 from .narrowphase import collide_parts
 from .queries import query_aabb, query_point, shape_cast
@@ -180,8 +191,9 @@ class World(WorldBase):
         self._contact_sources = (None, None)
         self._contact_tables = (None, None)
         self._contact_keys = np.zeros(0, dtype=np.int64)
-        self._sensor_keys = np.zeros(0, dtype=np.int64)
+        self._sensor_keys = NO_SENSOR_KEYS
         self._sensor_handles = np.empty((0, 2), dtype=object)
+        self._sensor_shapes = NO_SENSOR_KEYS
         self._events: list[Event] = []
         self._handle_array = np.empty(0, dtype=object)
         self._units_per_meter = units
@@ -329,18 +341,15 @@ class World(WorldBase):
         angular_velocity = as_bounded_float(
             angular_velocity, "angular_velocity", MAX_ANGULAR_SPEED, "rad/s"
         )
-        density = as_finite_float(density, "density")
-        friction = as_finite_float(friction, "friction")
-        restitution = as_finite_float(restitution, "restitution")
+        # One check per property, shared with the shapes and the body setters.
+        density = check_density(density)
+        friction = check_friction(friction)
+        restitution = check_restitution(restitution)
         if kind not in KIND_CODES:
             raise ValueError(f"kind: must be one of {sorted(KIND_CODES)}, got {kind!r}")
-        for name, flag in (
-            ("bullet", bullet),
-            ("sensor", sensor),
-            ("fixed_rotation", fixed_rotation),
-        ):
-            if not isinstance(flag, (bool, np.bool_)):
-                raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+        bullet = check_flag(bullet, "bullet")
+        sensor = check_flag(sensor, "sensor")
+        fixed_rotation = check_flag(fixed_rotation, "fixed_rotation")
         category = check_bits(category, "category")
         mask = check_bits(mask, "mask")
         group = check_group(group)
@@ -351,17 +360,12 @@ class World(WorldBase):
         tag = check_tag(tag)
         if origin not in ("centroid", "local"):
             raise ValueError(f"origin: must be 'centroid' or 'local', got {origin!r}")
-        # Static and kinematic bodies have no use for it, but a density is still a density.
-        if density <= 0.0:
-            raise ValueError(f"density: must be > 0, got {density}")
-        if friction < 0.0:
-            raise ValueError(f"friction: must be >= 0, got {friction}")
-        if not 0.0 <= restitution <= 1.0:
-            raise ValueError(f"restitution: must be in [0, 1], got {restitution}")
 
         if kind == "dynamic":
             check_dynamic(shapes, "shapes")
-        area, moment, local, reach, thickness, centroid = body_geometry(shapes)
+        # Each shape's own density, else the body's: the centre of mass is mass-weighted.
+        geometry = body_geometry(shapes, shape_densities(shapes, density))
+        local, centroid = geometry.parts, geometry.centroid
         offset = -centroid if origin == "local" else np.zeros(2)
         if origin == "local":
             c, s = math.cos(angle), math.sin(angle)
@@ -369,8 +373,8 @@ class World(WorldBase):
                                           s * centroid[0] + c * centroid[1]])  # fmt: skip
             position = as_bounded_vector(centre, "position", MAX_COORDINATE, "m")
         dynamic = kind == "dynamic"
-        mass = density * area if dynamic else np.inf
-        inertia = density * moment if dynamic else np.inf
+        mass = geometry.mass if dynamic else np.inf
+        inertia = geometry.inertia if dynamic else np.inf
         if dynamic:
             for name, value in (("mass", mass), ("inertia", inertia)):
                 if not (0.0 < value < np.inf and 1.0 / value < np.inf):
@@ -394,10 +398,10 @@ class World(WorldBase):
             "restitution": restitution,
             "density": density,
             "kind": KIND_CODES[kind],
-            "bullet": bool(bullet),
-            "reach": reach,
-            "thickness": thickness,
-            "sensor": bool(sensor),
+            "bullet": bullet,
+            "reach": geometry.reach,
+            "thickness": geometry.thickness,
+            "sensor": sensor,
             "category": category,
             "mask": mask,
             "group": group,
@@ -406,8 +410,9 @@ class World(WorldBase):
             "sleep_threshold": own_threshold,
             "damping": damping,
             "gravity_scale": gravity_scale,
-            "fixed_rotation": bool(fixed_rotation),
+            "fixed_rotation": fixed_rotation,
         }
+        materials = part_materials(shapes, record)
         body_id = self._next_id
         self._next_id += 1
         if body_id >= len(self._row_of_id):
@@ -418,16 +423,16 @@ class World(WorldBase):
         handle = Body(self, body_id, tuple(shapes), tag, user_data)
         if self._stepping:
             # Inside a presolve handler the step's arrays are in use: add after the step.
-            self._deferred.append(("add", handle, record, local))
+            self._deferred.append(("add", handle, record, local, materials))
         else:
-            self._insert(handle, record, local)
+            self._insert(handle, record, local, materials)
         return handle
 
-    def _insert(self, handle: Body, record: dict, local) -> None:
+    def _insert(self, handle: Body, record: dict, local, materials: dict) -> None:
         row = self._bodies.count
         record["body_id"] = handle._id
         self._bodies.append(record)
-        self._parts.append(local, row)
+        self._parts.append(local, row, materials)
         self._row_of_id[handle._id] = row
         self._handles.append(handle)
         self._handle_array = None
@@ -660,6 +665,29 @@ class World(WorldBase):
             if self._read_body(body, "kind") == KIND_CODES["static"]:
                 raise ValueError(f"{field}: a static body cannot move; make it kinematic")
         self._change_body(body, lambda row: self._write_body(row, field, value))
+
+    def _set_material(self, body: Body, name: str, value) -> None:
+        """Set the body's (validated) ``name``, one of PART_MATERIALS, and that of every
+        part whose shape leaves it unset (a shape's own value wins): now, or when the step
+        ends (see ``_change_body``)."""
+        owned, _ = own_values(body._shapes, name)
+
+        def change(row: int) -> None:
+            self._write_body(row, name, value)
+            self._parts.table.arrays[name][self._parts.rows_of(row)][~owned] = value
+
+        self._change_body(body, change)
+
+    def _part_column(self, body: Body, name: str) -> np.ndarray:
+        """(S,) the part-table column ``name`` of the body's parts (for a body queued to be
+        added during this step, as it will be added). ValueError once the body is removed."""
+        row = self._row_of(body)
+        if row >= 0:
+            return self._parts.table.arrays[name][self._parts.rows_of(row)]
+        for action, handle, *data in self._deferred:
+            if action == "add" and handle is body:
+                return data[2][name]
+        raise ValueError("body: it has been removed from its world")
 
     def _put_to_sleep(self, row: int) -> None:
         """Put the dynamic body at ``row`` to sleep now, alone in a new island."""
@@ -908,8 +936,9 @@ class World(WorldBase):
             return manifolds, np.zeros(0, dtype=np.int64)
         keys = body_pair_keys(manifolds.body_a, manifolds.body_b, arrays["body_id"])
         table = contact_table(
-            manifolds, np.ones(len(manifolds), dtype=bool), keys, self._handles_by_row()
-        )
+            manifolds, np.ones(len(manifolds), dtype=bool), keys, self._handles_by_row(),
+            self._parts.table.view("shape")[manifolds.parts],
+        )  # fmt: skip
         unique, pair = group_by_pair(keys)
         keep_pair = np.ones(len(unique), dtype=bool)
         # One call per touching body pair: user code decides, so this loop is inherent.
@@ -928,31 +957,41 @@ class World(WorldBase):
                     break
         return manifolds.subset(np.flatnonzero(keep_pair[pair])), unique[~keep_pair]
 
-    def _sensor_overlaps(self, parts, sensing, start, arrays):
-        """Body pairs (sensor, other) overlapping now: sorted keys (K,) and rows (K, 2).
+    def _sensor_overlaps(self, parts, sensing, start, arrays, part):
+        """Shape pairs (sensor, other) overlapping now, one per pair of shapes: keys (K, 2)
+        (body-pair key, shape-pair key; sorted), body rows (K, 2) and shape indices (K, 2).
 
-        sensing: (4, S) rows part_a, part_b, body_a, body_b; start: (N + 1, 3) poses.
+        sensing: (4, S) rows part_a, part_b, body_a, body_b; start: (N + 1, 3) poses;
+        arrays, part: the body and part columns.
         """
         if sensing.shape[1] == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, 2), dtype=np.int64)
+            return NO_SENSOR_KEYS, NO_SENSOR_KEYS, NO_SENSOR_KEYS
         part_a, part_b, body_a, body_b = sensing
         found = collide_parts(parts, part_a, start[body_a], parts, part_b, start[body_b])
         hit = found.separation <= 0.0
-        a, b = body_a[hit], body_b[hit]
-        # Put the sensor first (if both are sensors, the first one speaks).
-        swap = ~arrays["sensor"][a]
+        pa, pb, a, b = part_a[hit], part_b[hit], body_a[hit], body_b[hit]
+        # Put the sensor part first (if both are sensors, the first one speaks).
+        swap = ~part["sensor"][pa]
+        pa, pb = np.where(swap, pb, pa), np.where(swap, pa, pb)
         a, b = np.where(swap, b, a), np.where(swap, a, b)
-        keys = body_pair_keys(a, b, arrays["body_id"])
-        unique, first = np.unique(keys, return_index=True)
-        return unique, np.column_stack([a[first], b[first]])
+        ids = arrays["body_id"]
+        shapes = np.column_stack([part["shape"][pa], part["shape"][pb]])
+        keys = np.column_stack([
+            body_pair_keys(a, b, ids),
+            shape_pair_keys(np.column_stack([ids[a], ids[b]]), shapes),
+        ])  # fmt: skip
+        rank = sensor_order(keys[:, 0], keys[:, 1])
+        unique, first = np.unique(rank, return_index=True)
+        return keys[first], np.column_stack([a[first], b[first]]), shapes[first]
 
-    def _record_events(self, manifolds, sensor_keys, sensor_rows, arrays) -> None:
+    def _record_events(self, manifolds, sensors, arrays) -> None:
         """This step's touching pairs and what changed since the last step.
 
-        Only keys are compared here; Contact tables are built when someone asks (a
-        handler, ``world.contacts`` or ``world.events``), so a world nobody listens to pays
-        for no per-contact work.
+        sensors: what ``_sensor_overlaps`` found. Only keys are compared here; Contact
+        tables are built when someone asks (a handler, ``world.contacts`` or
+        ``world.events``), so a world nobody listens to pays for no per-contact work.
         """
+        sensor_keys, sensor_rows, sensor_shapes = sensors
         handles = self._handles_by_row()
         if not (
             len(manifolds) or len(self._contact_keys) or len(sensor_keys) or len(self._sensor_keys)
@@ -961,7 +1000,8 @@ class World(WorldBase):
             self._contact_sources = (self._contact_sources[1], None)
             self._contact_tables = (self._contact_tables[1], None)
             self._pending = (NO_FLAGS, NO_FLAGS, NO_FLAGS)
-            self._sensor_pending = (self._sensor_handles, self._sensor_handles, NO_FLAGS, NO_FLAGS)
+            self._sensor_pending = (self._sensor_handles, self._sensor_handles, NO_FLAGS,
+                                    NO_FLAGS, self._sensor_shapes, self._sensor_shapes)  # fmt: skip
             self._events = None
             return
         touching, keys, current_keys = touching_pairs(
@@ -969,8 +1009,17 @@ class World(WorldBase):
             manifolds.normal_impulse, manifolds.slop,
         )  # fmt: skip
         began, persisting, ended = began_and_ended(self._contact_keys, current_keys)
-        sensor_began, _, sensor_ended = began_and_ended(self._sensor_keys, sensor_keys)
-        self._contact_sources = (self._contact_sources[1], (manifolds, touching, keys, handles))
+        # Sensor overlaps compare by (body pair, shape pair): ranks of both lists at once.
+        old = len(self._sensor_keys)
+        both = np.concatenate([self._sensor_keys, sensor_keys])
+        rank = sensor_order(both[:, 0], both[:, 1])
+        sensor_began, _, sensor_ended = began_and_ended(rank[:old], rank[old:])
+        # The part rows the manifolds name can change before the table is built (a body
+        # removed): their shapes are looked up now.
+        shapes = self._parts.table.view("shape")[manifolds.parts]
+        self._contact_sources = (
+            self._contact_sources[1], (manifolds, touching, keys, handles, shapes)
+        )  # fmt: skip
         self._contact_tables = (self._contact_tables[1], None)
         self._contact_keys = current_keys
         self._pending = (began, persisting, ended)
@@ -979,9 +1028,12 @@ class World(WorldBase):
             handles[sensor_rows] if len(sensor_rows) else np.empty((0, 2), dtype=object),
             sensor_began,
             sensor_ended,
+            self._sensor_shapes,
+            sensor_shapes,
         )
         self._sensor_keys = sensor_keys
         self._sensor_handles = self._sensor_pending[1]
+        self._sensor_shapes = sensor_shapes
         self._events = None  # built on demand from the pending arrays
 
     def _contact_table(self, which: int) -> ContactTable:
@@ -1121,7 +1173,9 @@ class World(WorldBase):
             return events
         began, persisting, ended = self._pending
         previous, current = self._contact_table(0), self._contact_table(1)
-        old_handles, new_handles, sensor_began, sensor_ended = self._sensor_pending
+        old_handles, new_handles, sensor_began, sensor_ended, old_shapes, new_shapes = (
+            self._sensor_pending
+        )
         groups = (
             ("contact_begin", current, np.flatnonzero(began)),
             ("contact_persist", current, np.flatnonzero(persisting)),
@@ -1130,12 +1184,12 @@ class World(WorldBase):
         for name, table, rows in groups:
             if wanted is None or name in wanted:
                 events += [Event(name, table.contact(i)) for i in rows]
-        for name, handles, rows in (
-            ("sensor_begin", new_handles, np.flatnonzero(sensor_began)),
-            ("sensor_end", old_handles, np.flatnonzero(sensor_ended)),
+        for name, handles, shapes, rows in (
+            ("sensor_begin", new_handles, new_shapes, np.flatnonzero(sensor_began)),
+            ("sensor_end", old_handles, old_shapes, np.flatnonzero(sensor_ended)),
         ):
             if wanted is None or name in wanted:
-                events += [Event(name, SensorOverlap(*handles[i])) for i in rows]
+                events += [Event(name, _overlap(handles[i], shapes[i])) for i in rows]
         return events
 
     def _dispatch(self) -> None:
@@ -1169,10 +1223,17 @@ class World(WorldBase):
             raise HandlerError(f"{event} handler {name} raised {error!r}") from error
 
 
-# What a world without joints has, made once.
+# What a world without joints (or sensor overlaps) has, made once.
 NO_SLOTS = np.zeros((0, 2), dtype=np.int64)
+NO_SENSOR_KEYS = np.zeros((0, 2), dtype=np.int64)
 NO_KEYS = np.zeros(0, dtype=np.int64)
 NO_FLAGS = np.zeros(0, dtype=bool)
+
+
+def _overlap(handles, shapes) -> SensorOverlap:
+    """A SensorOverlap from its bodies (sensor, other) and their shape indices (2,)."""
+    sensor, other = handles
+    return SensorOverlap(sensor, other, sensor.shapes[shapes[0]], other.shapes[shapes[1]])
 
 
 class HandlerError(RuntimeError):

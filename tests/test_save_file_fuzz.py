@@ -249,7 +249,7 @@ IMPOSSIBLE = {
             poked("body.mass", 9.0, 3)(h, a),
             poked("body.inv_mass", 1 / 9, 3)(h, a),
         ),
-        "'body.mass' and 'body.density' do not fit the shapes' area",
+        "'body.mass' and 'part.density' do not fit the shapes' areas",
     ),
     "density": (poked("body.density", -1.0, 0), "'body.density' holds values <= 0"),
     "origin offset": (
@@ -285,6 +285,75 @@ def test_states_the_api_cannot_make_are_refused(case):
     refused_within_bounds(edited(edit), message)
 
 
+@functools.cache
+def materials_file() -> bytes:
+    """Bodies whose shapes set their own materials and roles: a crate of a dense rubber box
+    and a light icy ball, a character with a sensor foot on the ground, an L of its own
+    density; stepped until the foot senses the ground and the crate rests."""
+    world = World()
+    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+    crate = [Box(0.6, 0.6, density=4.0, friction=1.0), Circle(0.2, (0.4, 0), friction=0.0)]
+    world.add_body(crate, position=(-2, 0.4))
+    hero = [Box(0.5, 0.8), Circle(0.15, (0, -0.45), sensor=True, tag="foot", mask=0x0001)]
+    world.add_body(hero, position=(1, 0.45), density=2.0)
+    world.add_body(ConcavePolygon(L_SHAPE, density=0.5, restitution=0.5), position=(3, 0.7))
+    for _ in range(60):
+        world.step()
+    assert world._sensor_keys.shape == (1, 2) and len(world._contact_keys) == 3
+    return saved_bytes(world)
+
+
+L_SHAPE = [(0, 0), (1.2, 0), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2), (0, 1.2)]
+# Part rows of materials_file: 0 ground; 1 the crate's box, 2 its ball; 3 the hero's box,
+# 4 its foot; 5 and 6 the L.
+MATERIAL_STATES = {
+    "densities doubled, mass kept": (
+        lambda h, a: (
+            poked("part.density", a["part.density"][1:3] * 2, slice(1, 3))(h, a),
+            poked("body.density", a["body.density"][1] * 2, 1)(h, a),
+        ),
+        "'body.mass' and 'part.density' do not fit",
+    ),
+    "unset density off the body's": (
+        poked("part.density", 1.5, 2),
+        "'part.density' differs from the body's for shapes",
+    ),
+    "density split within a shape": (
+        poked("part.density", 0.25, 6),
+        "'part.density' differs within one shape",
+    ),
+    "friction neither own nor body's": (
+        poked("part.friction", 0.3, 2),
+        "'part.friction' is neither its shape's own value",
+    ),
+    "sensor flag not the shape's": (
+        poked("part.sensor", False, 4),
+        "'part.sensor' is neither its shape's own value",
+    ),
+    "mask not the shape's": (poked("part.mask", 0xFFFF, 4), "'part.mask' is neither"),
+    "shape index": (poked("part.shape", 0, 4), "'part.shape' is not the index"),
+    "contact shape out of range": (
+        poked("contacts.last.shapes", 5, (0, 1)),
+        "'contacts.last.shapes' names shapes out of",
+    ),
+    "sensor shape changed": (
+        poked("sensor_shapes", 0, (0, 0)),
+        "'sensor_keys' and 'sensor_shapes' differ",
+    ),
+    "a shape's own setting of the wrong kind": (
+        lambda h, a: h["shapes"][4].update(sensor=1),
+        r"header 'shapes'\[4\] \(Circle\): sensor: expected a bool",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MATERIAL_STATES))
+def test_part_materials_the_api_cannot_make_are_refused(case):
+    edit, message = MATERIAL_STATES[case]
+    assert load_bytes(materials_file()) is not None
+    refused_within_bounds(edited(edit, materials_file()), message)
+
+
 # -- random damage ------------------------------------------------------------------------------
 def busy_file() -> bytes:
     """A livelier file: a sleeping pile, concave and compound bodies, a removed body."""
@@ -308,7 +377,7 @@ def busy_file() -> bytes:
 
 @functools.cache
 def base_files() -> tuple:
-    return (small_file(), busy_file(), saved_bytes(World()))
+    return (small_file(), busy_file(), saved_bytes(World()), materials_file())
 
 
 def mutate(data, raw: bytes) -> bytes:

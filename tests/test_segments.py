@@ -373,3 +373,28 @@ def test_a_world_with_segments_saves_and_continues_bitwise(tmp_path):
         world.step()
         loaded.step()
     assert np.array_equal(world.positions, loaded.positions)
+
+
+def test_segments_and_chains_carry_their_own_settings_through_a_file():
+    import io
+
+    from engine import Chain
+
+    world = World()
+    ground = Chain([(10, 0), (0, 0), (-10, 1)], friction=0.1, tag="ground")
+    world.add_body(ground, kind="static", friction=0.8)
+    board = Segment((0, 0), (1, 0), 0.2, friction=0.9, restitution=0.3)
+    world.add_body([board, Circle(0.3, offset=(0.5, 0.5), sensor=True)], position=(0, 2))
+    assert ground.material == {"friction": 0.1, "tag": "ground"}
+    assert "friction=0.9" in repr(board)
+    for _ in range(30):
+        world.step()
+    buffer = io.BytesIO()
+    world.save(buffer)
+    loaded = World.load(io.BytesIO(buffer.getvalue()))
+    assert [s.material for s in loaded.bodies[0].shapes] == [ground.material]
+    assert loaded.bodies[1].shapes[0].material == {"friction": 0.9, "restitution": 0.3}
+    for _ in range(30):
+        world.step()
+        loaded.step()
+    assert np.array_equal(world.positions, loaded.positions)

@@ -38,6 +38,7 @@ from engine import (
     WheelJoint,
     World,
 )
+from engine.materials import PART_MATERIALS
 from engine.snapshot import (
     EXCLUDED_ATTRIBUTES,
     FORMAT_NAME,
@@ -52,6 +53,8 @@ from engine.snapshot import (
     world_setstate,
 )
 
+# The keys of a shape spec that are its geometry (the rest are the shape's own settings).
+GEOMETRY_KEYS = {"width", "height", "offset", "angle", "radius", "vertices"}
 L_OUTLINE = [(0, 0), (1.2, 0), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2), (0, 1.2)]
 
 
@@ -984,7 +987,8 @@ VERSION_4_JOINT_FIELDS = ("axis", "ratio", "rest_angle", "correction", "spring_i
 def as_version_3(data: bytes) -> bytes:
     """A file (of the four older joint kinds) as version 3 wrote it: no joint.axis,
     joint.ratio, joint.rest_angle, joint.correction and joint.spring_impulse arrays, no
-    body.density or body.origin_offset arrays, no tags or user data."""
+    body.density or body.origin_offset arrays, no tags or user data, no part materials, no
+    shapes named by events (sensor keys per body pair), no shapes' own settings."""
     header, arrays = read_npz(data)
     assert set(arrays["joint.kind"].tolist()) <= {0, 1, 2, 3}
     header["version"] = 3
@@ -992,6 +996,13 @@ def as_version_3(data: bytes) -> bytes:
         del arrays[f"joint.{name}"]
     del header["tags"], header["user_data"], arrays["body.density"]
     del arrays["body.origin_offset"]
+    for name in (*PART_MATERIALS, "shape"):
+        del arrays[f"part.{name}"]
+    for name in ("sensor_shapes", "events.sensor_old_shapes", "contacts.last.shapes",
+                 "contacts.previous.shapes"):  # fmt: skip
+        del arrays[name]
+    arrays["sensor_keys"] = np.ascontiguousarray(arrays["sensor_keys"][:, 0])
+    assert all(set(spec) <= {"type", *GEOMETRY_KEYS} for spec in header["shapes"])
     return write_npz(header, arrays)
 
 
