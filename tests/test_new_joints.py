@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from engine import (
     AngularSpring,
     Box,
+    Chain,
     Circle,
     GearJoint,
     MotorJoint,
@@ -125,9 +126,20 @@ def build_car(world: World, x: float, y: float, frequency=2.0, damping=0.1, moto
     return chassis, wheels, joints
 
 
-def test_a_car_dropped_on_its_wheels_bounces_at_its_suspension_frequency():
+def flat_ground(world: World, kind: str) -> None:
+    """A static ground whose top is y = 0: a box, or a chain running right to left (its
+    front, the solid side's outside, up)."""
+    if kind == "box":
+        world.add_body(Box(60, 1), position=(0, -0.5), kind="static", friction=1.0)
+    else:
+        points = [(x, 0.0) for x in np.linspace(30, -30, 61)]  # 1 m links
+        world.add_body(Chain(points), kind="static", friction=1.0, origin="local")
+
+
+@pytest.mark.parametrize("ground", ["box", "chain"])
+def test_a_car_dropped_on_its_wheels_bounces_at_its_suspension_frequency(ground):
     world = World(sleep=False)
-    world.add_body(Box(60, 1), position=(0, -0.5), kind="static", friction=1.0)
+    flat_ground(world, ground)
     frequency, zeta = 2.0, 0.1
     chassis, wheels, joints = build_car(world, 0.0, 1.45, frequency, zeta)
     heights = []
@@ -178,6 +190,29 @@ def test_a_car_drives_over_bumps_on_its_motors():
     assert abs(chassis.angle) < 0.3
     assert [joint.speed for joint in joints] == pytest.approx([speed, speed], abs=0.5)
     assert worst_off < 0.005
+
+
+def test_a_car_drives_over_chain_terrain_on_its_motors():
+    world = World(sleep=False)
+    xs = np.arange(80.0, -10.5, -0.5)  # right to left: the front is up
+    hills = np.where(xs > 3.0, 0.35 * np.sin(0.5 * xs) * np.minimum(1.0, (xs - 3.0) / 3.0), 0.0)
+    world.add_body(Chain(np.column_stack([xs, hills])), kind="static", friction=1.0,
+                   origin="local")  # fmt: skip
+    speed, r = -6.0, 0.4
+    chassis, wheels, joints = build_car(world, 0.0, 1.4, 3.0, 0.5, speed, 60.0, r)
+    lowest = np.inf
+
+    def measure():
+        nonlocal lowest
+        for wheel in wheels:
+            ground = np.interp(wheel.position[0], xs[::-1], hills[::-1])
+            lowest = min(lowest, wheel.position[1] - r - ground)
+
+    run_for(world, 8.0, measure)
+    assert chassis.position[0] > 0.8 * -speed * r * 6.0
+    assert abs(chassis.angle) < 0.5
+    # The wheels roll on the chain's front: never more than a slop and a bit into it.
+    assert lowest > -0.02
 
 
 # -- rope -----------------------------------------------------------------------------------

@@ -6,8 +6,9 @@ mount, on a suspension spring, and turns freely about it. The joints' motors dri
 wheels: Right/D forwards, Left/A backwards, Down/S brakes (a motor at speed 0 with its
 full torque holds the wheels still). Let go and the wheels roll freely.
 
-The ground is a row of static four-sided pieces under a smooth height profile, and a wall
-at each end. Until a key is pressed the car drives itself, back and forth between the
+The ground is one static Chain along a smooth height profile (one-sided and smooth, so
+the wheels roll over the joins between its links without catching), and a wall at each
+end. Until a key is pressed the car drives itself, back and forth between the
 walls, so a recording shows it climbing the hills, pushing crates and bouncing on its
 springs.
 """
@@ -18,13 +19,13 @@ import math
 
 import numpy as np
 
-from engine import Box, Circle, Polygon, WheelJoint, World
+from engine import Box, Chain, Circle, WheelJoint, World
 
 from ..app.registry import scene
 from ..app.scene import Input, Scene
 
 WIDTH = 36.0  # m of ground, centred on x = 0
-PIECE = 1.0  # m of ground per static piece
+PIECE = 0.5  # m of ground per chain link
 WHEEL_RADIUS = 0.45
 WHEEL_X = (-1.15, 1.15)  # wheel mounts along the chassis, m from its middle
 MOUNT_DROP = 0.55  # m below the chassis centre
@@ -89,13 +90,12 @@ class Drive:
         self.slow_for = 0.0  # s the autopilot has been crawling
 
     def _build_ground(self, world: World) -> None:
-        """Static pieces under the profile (each a convex quad) and two end walls."""
-        xs = np.arange(-WIDTH / 2, WIDTH / 2 + PIECE / 2, PIECE)
-        ys = ground_height(xs)
-        bottom = float(ys.min()) - 1.5
-        for x0, x1, y0, y1 in zip(xs[:-1], xs[1:], ys[:-1], ys[1:]):
-            outline = Polygon([(x0, bottom), (x1, bottom), (x1, y1), (x0, y0)])
-            world.add_body(outline, position=outline.centroid, kind="static", friction=0.9)
+        """The hills as one Chain (running right to left, so its front faces up) and a
+        wall at each end."""
+        xs = np.arange(WIDTH / 2, -WIDTH / 2 - PIECE / 2, -PIECE)
+        points = np.column_stack([xs, ground_height(xs)])
+        world.add_body(Chain(points), kind="static", friction=0.9, origin="local")
+        bottom = float(points[:, 1].min()) - 1.5
         for side in (-1.0, 1.0):
             x = side * (WIDTH / 2 + 0.5)
             world.add_body(Box(1.0, 8.0), position=(x, bottom + 4.0), kind="static")
