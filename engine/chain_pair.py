@@ -10,7 +10,9 @@
 3. Any other normal points into a neighbour's region, where a lone segment's end would
    catch a body sliding across the join (a ghost collision). Then the front face alone
    answers: separation along the front normal, points clipped to the link, or no contact
-   when the core lies wholly beside the link (the neighbour has it).
+   when the core lies wholly beside the link past a straight or convex corner (the
+   neighbour has it). Past a concave corner the front face still answers: the core is
+   about to meet it.
 4. Time of impact: the segment's, unless the normal at that instant is not the link's; then
    the instant the core reaches the front face's line beside the link, if it does.
 
@@ -53,6 +55,25 @@ def _own_normal(s, before_x, before_y, after_x, after_y, nx, ny):
     length = math.hypot(ex, ey)
     mx, my = fx + ey / length, fy - ex / length  # the bisector of the two front normals
     return up * math.hypot(mx, my) >= mx * fx + my * fy
+
+
+@kernel(inline=True)
+def _concave_end(s, before_x, before_y, after_x, after_y, nx, ny):
+    """True when the unit normal (nx, ny) leaves link s past an end whose corner is
+    concave (the chain turns towards the front there: the neighbour rises into the
+    link's front)."""
+    fx, fy = s[2, 0], s[3, 0]
+    tx, ty = -fy, fx
+    along = nx * tx + ny * ty
+    if along < 0.0:
+        ex, ey = s[0, 0] - before_x, s[1, 0] - before_y
+        turn = ex * ty - ey * tx
+    elif along > 0.0:
+        ex, ey = after_x - s[0, 1], after_y - s[1, 1]
+        turn = tx * ey - ty * ex
+    else:
+        return False
+    return turn < 0.0
 
 
 @kernel(inline=True)
@@ -104,7 +125,12 @@ def chain_pair(s, before_x, before_y, after_x, after_y, o, no, ro, vx, vy, sweep
         if not _own_normal(s, before_x, before_y, after_x, after_y, hit[1], hit[2]):
             toi = _face_toi(s, o, no, ro, vx, vy, dt)
     if not _own_normal(s, before_x, before_y, after_x, after_y, answer[1], answer[2]):
-        if _beside(s, o, no):
+        # Beside the link, the neighbour has the core; but past a concave corner the
+        # neighbour's face rises towards it, and this link's front face (clipped to the
+        # link) is what it meets next: keep that as a contact, or the core sinks in while
+        # it crosses the corner within a step.
+        concave = _concave_end(s, before_x, before_y, after_x, after_y, answer[1], answer[2])
+        if _beside(s, o, no) and not concave:
             s[2, 1], s[3, 1] = fx, fy
             return nothing
         gap = np.inf
