@@ -15,24 +15,42 @@ def point_segment(p, a, b):
     return float(np.hypot(*(p - a - t * (b - a))))
 
 
-def slide_box(ground):
-    """Largest vertical speed of a frictionless box sliding at 5 m/s along ``ground``."""
+def line_points(angle: float) -> np.ndarray:
+    """101 collinear points 0.5 m apart along a line at ``angle`` through the origin,
+    running towards the origin (right to left for angle 0: the front is up)."""
+    along = np.arange(50.0, -0.01, -0.5)
+    return np.column_stack([along * math.cos(angle), along * math.sin(angle)])
+
+
+def slide_box(ground, angle: float = 0.0) -> float:
+    """Largest speed off the line (along its normal) of a frictionless box sliding at
+    5 m/s along ``ground``, a line at ``angle``."""
+    c, s = math.cos(angle), math.sin(angle)
     world = World()
     world.add_body(ground, kind="static", friction=0.0, origin="local")
-    box = world.add_body(Box(1, 0.5), position=(48, 0.3), friction=0.0)
+    box = world.add_body(Box(1, 0.5), position=(48 * c - 0.26 * s, 48 * s + 0.26 * c),
+                         angle=angle, friction=0.0)  # fmt: skip
     for _ in range(60):
         world.step()
-    box.velocity = (-5.0, 0.0)
+    box.velocity = (-5.0 * c, -5.0 * s)
+    normal = np.array([-s, c])
     fastest = 0.0
-    while box.position[0] > 1.0:  # until it reaches the last link
+    while box.position @ np.array([c, s]) > 1.0:  # until it reaches the last link
         world.step()
-        fastest = max(fastest, abs(box.velocity[1]))
+        fastest = max(fastest, abs(box.velocity @ normal))
     return fastest
 
 
-def test_a_box_slides_across_a_hundred_collinear_links_without_catching():
-    points = [(50 - 0.5 * i, 0.0) for i in range(101)]  # right to left: the front is up
-    assert slide_box(Chain(points)) < 1e-3
+@pytest.mark.parametrize("angle", [0.0, 0.1, 0.3])
+def test_a_box_slides_across_a_hundred_collinear_links_without_catching(angle):
+    points = line_points(angle)
+    # Measured: at most 1e-8 m/s off the line. On a tilted line the joins are collinear
+    # only to rounding, and separate two-sided segments catch the box's corner there:
+    # 1.5 m/s off the line.
+    assert slide_box(Chain(points), angle) < 1e-3
+    if angle > 0.0:
+        segments = [Segment(points[i], points[i + 1]) for i in range(len(points) - 1)]
+        assert slide_box(segments, angle) > 0.5
 
 
 def roll_ball(ground, points):
