@@ -28,7 +28,7 @@ from .segment_pair import rounded_pair
 TOUCH = 2.0**-40
 
 
-class Contacts(NamedTuple):
+class Collisions(NamedTuple):
     """Narrow-phase answers for N pairs (A, B).
 
     separation: (N,) signed distance along ``normal`` (negative: penetration depth).
@@ -66,7 +66,7 @@ def collide_parts(
     margin=0.0,
     flip_tolerance: float = 0.0,
     reach: tuple | None = None,
-) -> Contacts:
+) -> Collisions:
     """Collide N convex part pairs.
 
     table_a, table_b: packed part tables (may be the same object); parts_a, parts_b: (N,)
@@ -89,7 +89,7 @@ def collide_parts(
         turns(poses_b),
         velocity, sweep, _per_pair(dt, n), _per_pair(margin, n), float(flip_tolerance),
     )  # fmt: skip
-    return Contacts(*found)
+    return Collisions(*found)
 
 
 @kernel
@@ -131,7 +131,7 @@ def part_reach(table: PackedParts) -> np.ndarray:
 
 
 @kernel(inline=True)
-def empty_contacts(n):
+def empty_collisions(n):
     """Output arrays for n pairs, every field at its 'nothing' value (NaN, 0, -1, False)."""
     return (
         np.full(n, np.nan),
@@ -155,13 +155,13 @@ def collide_kernel(
     """The loop behind :func:`collide_parts`: tables (P, K, 2) vertices and normals, (P,)
     counts, radii and reaches; (N,) part rows, (N, 3) poses and (N, 2) (cos, sin) of the
     poses' angles, of A and B; (N, 2) velocity of A relative to B; (N,) dt and margin.
-    Returns the nine Contacts arrays.
+    Returns the nine Collisions arrays.
 
     The turns come from the caller so that a step can take each body's cos and sin once,
     not once per pair; every rotation below is built from them.
     """
     n = len(parts_a)
-    out = empty_contacts(n)
+    out = empty_collisions(n)
     separation, normal, toi, points, point_separation, count, features, a_in_b, b_in_a = out
     width = max(vertices_a.shape[1], vertices_b.shape[1])
     hull_a = np.empty((4, width))

@@ -36,7 +36,7 @@ FEATURE_EDGE = 2
 
 # A pair's answer, as the per-pair routines return it: (separation, nx, ny, toi, count,
 # x0, y0, separation0, feature0, x1, y1, separation1, feature1, a_in_b, b_in_a), the
-# fields of ``engine.narrowphase.Contacts`` for one pair; unused points hold NaN and -1.
+# fields of ``engine.narrowphase.Collisions`` for one pair; unused points hold NaN and -1.
 
 
 @kernel(inline=True)

@@ -47,7 +47,7 @@ def collide_shape_pairs(
     vertices, normals: (P, K, 2) packed tables; count: (P,) int64; radius: (P,); first,
     parts: (D,) int64 each shape's first row and part count; which: (N,) int64; poses:
     (N, 3); velocity: (N, 2) of A relative to B, swept over dt when ``sweep``. Returns the
-    nine ``Contacts`` arrays, one row per shape pair.
+    nine ``Collisions`` arrays, one row per shape pair.
     """
     n = len(which_a)
     reach_a, reach_b = table_reach(vertices_a, radius_a), table_reach(vertices_b, radius_b)

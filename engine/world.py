@@ -1155,7 +1155,7 @@ class World(WorldBase):
 
     @property
     def contacts(self) -> list:
-        """The Contacts touching after the last step (one per touching body pair)."""
+        """The Contact of each body pair touching after the last step."""
         table = self._contact_table(1)
         return [table.contact(i) for i in range(len(table))]
 
