@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .field_rules import check_integer
+
 ALL_CATEGORIES = 0xFFFF
 
 
@@ -23,20 +25,12 @@ def pairs_pass_filter(category, mask, group, a: np.ndarray, b: np.ndarray) -> np
 
 def check_bits(value, argument: str) -> int:
     """A 16-bit category or mask as an int; ValueError outside [0, 0xFFFF]."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{argument}: expected an int, got {type(value).__name__}")
-    if not 0 <= value <= ALL_CATEGORIES:
-        raise ValueError(f"{argument}: must be a 16-bit value in [0, 0xFFFF], got {value}")
-    return int(value)
+    return check_integer("category" if argument == "category" else "mask", value, argument)
 
 
 def check_group(value) -> int:
     """A collision group as an int (any sign; 0 means no group)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"group: expected an int, got {type(value).__name__}")
-    if not -(2**31) <= value < 2**31:
-        raise ValueError(f"group: must fit in 32 bits, got {value}")
-    return int(value)
+    return check_integer("group", value)
 
 
 def check_tag(value, argument: str = "tag") -> str | None:

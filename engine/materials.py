@@ -15,32 +15,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from .field_rules import check_number
 from .filtering import check_bits, check_group, check_tag
-from .validation import as_finite_float
 
 
 def check_density(value, argument: str = "density") -> float:
     """A density in kg/m^2: finite and > 0 (for every kind of body)."""
-    density = as_finite_float(value, argument)
-    if density <= 0.0:
-        raise ValueError(f"{argument}: must be > 0, got {density}")
-    return density
+    return check_number("density", value, argument)
 
 
 def check_friction(value, argument: str = "friction") -> float:
     """A friction coefficient: finite and >= 0."""
-    friction = as_finite_float(value, argument)
-    if friction < 0.0:
-        raise ValueError(f"{argument}: must be >= 0, got {friction}")
-    return friction
+    return check_number("friction", value, argument)
 
 
 def check_restitution(value, argument: str = "restitution") -> float:
     """A restitution coefficient in [0, 1]."""
-    restitution = as_finite_float(value, argument)
-    if not 0.0 <= restitution <= 1.0:
-        raise ValueError(f"{argument}: must be in [0, 1], got {restitution}")
-    return restitution
+    return check_number("restitution", value, argument)
 
 
 def check_flag(value, argument: str) -> bool:

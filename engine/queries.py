@@ -14,7 +14,6 @@ query_point and query_aabb report every body there, sensors included.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +21,7 @@ import numpy as np
 from .body import Body
 from .call_args import pose_floats, vector_floats
 from .cast_kernels import cast_filters, first_impact, mover_from_shape
+from .filtering import ALL_CATEGORIES, check_bits
 from .grid_walk import box_parts, sweep_parts
 from .jit import kernel
 from .part_checks import contains_point, touches_box
@@ -29,8 +29,6 @@ from .query_index import BODY, QueryIndex, current_index
 from .shapes import Shape
 from .sorting import sorted_unique
 from .world_base import WorldBase
-
-ALL_CATEGORIES = 0xFFFF
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,12 +55,10 @@ def check_world(world) -> None:
 
 def check_mask(mask) -> int:
     """A 16-bit category mask as an int: TypeError for a non-int, ValueError out of range."""
-    # A plain int, the usual mask, skips the slower abstract-class check.
-    if type(mask) is not int and (isinstance(mask, bool) or not isinstance(mask, numbers.Integral)):
-        raise TypeError(f"mask: expected an int, got {type(mask).__name__}")
-    if not 0 <= mask <= ALL_CATEGORIES:
-        raise ValueError(f"mask: must be in [0, 0xFFFF], got {mask}")
-    return int(mask)
+    # A plain int in range, the usual mask, skips the general check (queries are hot).
+    if type(mask) is int and 0 <= mask <= ALL_CATEGORIES:
+        return mask
+    return check_bits(mask, "mask")
 
 
 def check_body(world, body) -> int:

@@ -232,6 +232,7 @@ from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
 from .chain import Chain
 from .drive_joints import MAX_RATIO, GearJoint, MotorJoint
 from .events import ContactTable, sensor_order, shape_pair_keys
+from .field_rules import RULES, column_message
 from .joint_store import (
     ANGULAR_SPRING,
     DISTANCE,
@@ -245,7 +246,6 @@ from .joint_store import (
 )
 from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 from .materials import MATERIAL_NAMES, part_shapes
-from .motion_settings import MAX_GRAVITY_SCALE
 from .packing import concatenate, widen
 from .segments import Segment
 from .shapes import Box, Circle, ConcavePolygon, Polygon
@@ -1344,14 +1344,8 @@ def _check(
             bodies[name] = np.full((n, *trailing), _BODY_DEFAULTS[name], dtype=dtype)
             continue
         bodies[name] = value = check.take(f"body.{name}", dtype, ("N", *trailing))
-        if name in ("sleep_threshold", "damping"):
-            check.require(value >= 0.0, f"array 'body.{name}' holds negative values")
-        if name == "density":
-            check.require(value > 0.0, "array 'body.density' holds values <= 0")
-        if name == "gravity_scale":
-            check.require(
-                np.abs(value) <= MAX_GRAVITY_SCALE, "array 'body.gravity_scale' out of range"
-            )
+        if name in RULES:  # the settings' rules, as add_body and the setters check them
+            check.require(RULES[name].holds(value), column_message("body", name))
         if value.dtype.kind == "f":
             allowed = ~np.isnan(value) if name in _MAY_BE_INFINITE else np.isfinite(value)
             check.require(allowed, f"array 'body.{name}' holds NaN or infinity")
@@ -1624,15 +1618,7 @@ def _check_bodies(check: _Checker, bodies: dict, next_id: int) -> None:
     sleep_time = bodies["sleep_time"]
     check.require(sleep_time >= 0.0, "array 'body.sleep_time' holds negative values")
     check.require(sleep_time[~dynamic] == 0.0, "array 'body.sleep_time' is set for other bodies")
-    check.require(bodies["friction"] >= 0.0, "array 'body.friction' holds negative values")
-    restitution = bodies["restitution"]
-    check.require((restitution >= 0) & (restitution <= 1), "'body.restitution' not in [0, 1]")
     check.require(bodies["reach"] >= 0.0, "array 'body.reach' holds negative values")
-    for name in ("category", "mask"):
-        bits = bodies[name]
-        check.require((bits >= 0) & (bits <= 0xFFFF), f"array 'body.{name}' exceeds 16 bits")
-    group = bodies["group"]
-    check.require((group >= -(2**31)) & (group < 2**31), "array 'body.group' exceeds 32 bits")
     ids = bodies["body_id"]
     check.require((ids >= 0) & (ids < next_id), "array 'body.body_id' holds ids out of range")
     check.require(np.diff(ids) > 0, "array 'body.body_id' is not increasing")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .field_rules import RULES, column_message
 from .materials import PART_MATERIALS, own_values, part_shapes
 
 # The part columns a version 1-3 file lacks (filled in from its bodies).
@@ -62,7 +63,8 @@ def check_part_materials(check, shapes: tuple, bodies: dict, parts: dict, first,
         column = parts[name]
         if name == "density":
             check.require(
-                (column > 0.0) & np.isfinite(column), "array 'part.density' holds values <= 0"
+                RULES["density"].holds(column) & np.isfinite(column),
+                column_message("part", "density"),
             )
             # A new mass scales every density, so only the unset ones are known exactly.
             check.require(

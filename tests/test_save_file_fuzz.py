@@ -251,7 +251,10 @@ IMPOSSIBLE = {
         ),
         "'body.mass' and 'part.density' do not fit the shapes' areas",
     ),
-    "density": (poked("body.density", -1.0, 0), "'body.density' holds values <= 0"),
+    "density": (
+        poked("body.density", -1.0, 0),
+        r"'body.density' holds values out of range \(must be > 0\)",
+    ),
     "origin offset": (
         poked("body.origin_offset", 0.25, 3),
         "'body.origin_offset' is neither 0 nor the way from the shapes' centroid",
