@@ -979,12 +979,17 @@ VERSION_3_SETTINGS = (
 
 
 VERSION_4_JOINT_FIELDS = ("axis", "ratio", "rest_angle", "correction", "spring_impulse")
+VERSION_4_SETTINGS = (
+    "substeps", "relax_iterations", "contact_hertz", "contact_damping_ratio",
+    "max_contact_push_speed", "joint_hertz", "joint_damping_ratio",
+)  # fmt: skip
 
 
 def as_version_3(data: bytes) -> bytes:
     """A file (of the four older joint kinds) as version 3 wrote it: no joint.axis,
     joint.ratio, joint.rest_angle, joint.correction and joint.spring_impulse arrays, no
-    body.density or body.origin_offset arrays, no tags or user data."""
+    body.density or body.origin_offset arrays, no tags or user data, no solver settings
+    (the one-solve step)."""
     header, arrays = read_npz(data)
     assert set(arrays["joint.kind"].tolist()) <= {0, 1, 2, 3}
     header["version"] = 3
@@ -992,6 +997,8 @@ def as_version_3(data: bytes) -> bytes:
         del arrays[f"joint.{name}"]
     del header["tags"], header["user_data"], arrays["body.density"]
     del arrays["body.origin_offset"]
+    for key in VERSION_4_SETTINGS:
+        del header["settings"][key]
     return write_npz(header, arrays)
 
 
