@@ -31,14 +31,18 @@ import numpy as np
 
 from demos.scenes.rain import Spout, add_container
 from engine import Box, Circle, RevoluteJoint, World
+from engine.solver_settings import SOFT_SUBSTEPS
 
 G = 9.81
+# The solver the scenes run with: World arguments (``run`` sets them for each column).
+SOLVER: dict = {}
+SOLVERS = {"one solve": {}, "4 sub-steps": {"substeps": SOFT_SUBSTEPS}}
 
 
 def bounce_errors():
     h, r = 2.0, 0.25
     for e in (0.2, 0.5, 0.8):
-        world = World()
+        world = World(**SOLVER)
         world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
         ball = world.add_body(Circle(r), position=(0, h + r), restitution=e)
         phase, apex = "falling", -math.inf
@@ -56,7 +60,7 @@ def bounce_errors():
 
 def chaos_box(seed: int = 3):
     rng = np.random.default_rng(seed)
-    world = World()
+    world = World(**SOLVER)
     width, height = 40.0, 30.0
     for x, y, w, h in ((0, -0.5, width + 2, 1), (0, height + 0.5, width + 2, 1),
                        (-width / 2 - 0.5, height / 2, 1, height), (width / 2 + 0.5, height / 2,
@@ -84,7 +88,7 @@ def chaos_box(seed: int = 3):
 
 
 def tumbler():
-    world = World()
+    world = World(**SOLVER)
     side, wall = 10.0, 0.5
     half = side / 2
     drum = world.add_body(
@@ -114,7 +118,7 @@ def tumbler():
 
 
 def mass_ratio():
-    world = World()
+    world = World(**SOLVER)
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     for x in (-1.5, 0.0, 1.5):
         world.add_body(Box(0.5, 0.5), position=(x, 0.25), density=4.0)  # 1 kg
@@ -130,7 +134,7 @@ def mass_ratio():
 
 def column(count: int, seconds: float = 60.0):
     rng = np.random.default_rng(count)
-    world = World(sleep=False)
+    world = World(sleep=False, **SOLVER)
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     boxes = [world.add_body(Box(1, 1), position=(rng.uniform(-0.01, 0.01), 0.5 + i))
              for i in range(count)]  # fmt: skip
@@ -147,7 +151,7 @@ def column(count: int, seconds: float = 60.0):
 
 
 def rain():
-    world = World()
+    world = World(**SOLVER)
     add_container(world)
     spout = Spout({})
     steps, poured_at, asleep_at, moving_at_1000 = 0, None, None, None
@@ -170,7 +174,7 @@ def rain():
 
 
 def whipping_chain(links: int = 100):
-    world = World(sleep=False)
+    world = World(sleep=False, **SOLVER)
     bodies, joints, previous = [], [], None
     for i in range(links):
         link = world.add_body(Box(0.5, 0.1), position=(0.25 + 0.5 * i, 0))
@@ -186,7 +190,7 @@ def whipping_chain(links: int = 100):
 
 
 def heavy_chain(links: int = 20):
-    world = World(sleep=False)
+    world = World(sleep=False, **SOLVER)
     previous = None
     for i in range(links):
         link = world.add_body(Box(0.1, 0.5), position=(0, -0.25 - 0.5 * i))
@@ -205,7 +209,7 @@ def heavy_chain(links: int = 20):
 
 def landing():
     """A 1 kg box dropped from the height that makes it land at 4.25 m/s (restitution 0)."""
-    world = World()
+    world = World(**SOLVER)
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     drop = 4.25**2 / (2 * G)
     box = world.add_body(Box(1, 1), position=(0, 0.5 + drop), density=1.0)
@@ -218,12 +222,24 @@ def landing():
     yield "4.25 m/s landing: contact_begin impulse / m v", seen[0] / (box.mass * 4.25), "x"
 
 
-def run():
-    for scene in (bounce_errors, chaos_box, tumbler, mass_ratio, lambda: column(20),
-                  lambda: column(30), rain, whipping_chain, heavy_chain, landing):  # fmt: skip
-        yield from scene()
+SCENES = (bounce_errors, chaos_box, tumbler, mass_ratio, lambda: column(20),
+          lambda: column(30), rain, whipping_chain, heavy_chain, landing)  # fmt: skip
+
+
+def run(solver: dict | None = None):
+    """(label, value, unit) of every scene, with the World arguments ``solver``."""
+    SOLVER.clear()
+    SOLVER.update(solver or {})
+    try:
+        for scene in SCENES:
+            yield from scene()
+    finally:
+        SOLVER.clear()
 
 
 if __name__ == "__main__":
-    for label, value, unit in run():
-        print(f"{label:<52} {value:>10.4g}  {unit}")
+    columns = {name: list(run(solver)) for name, solver in SOLVERS.items()}
+    print(f"{'':<52} " + " ".join(f"{name:>12}" for name in columns))
+    for rows in zip(*columns.values()):
+        label, unit = rows[0][0], rows[0][2]
+        print(f"{label:<52} " + " ".join(f"{value:>12.4g}" for _, value, _ in rows) + f"  {unit}")

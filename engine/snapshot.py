@@ -61,7 +61,9 @@ handles as joint ids and kind codes (their class).
     settings  {gravity: [gx, gy], dt, broadphase: "grid" | "quadtree",
                cell_size: null | float, velocity_iterations, position_iterations,
                max_steps_per_advance, sleep: bool, units_per_meter, linear_slop,
-               restitution_threshold, sleep_threshold, time_to_sleep}
+               restitution_threshold, sleep_threshold, time_to_sleep, substeps,
+               relax_iterations, contact_hertz, contact_damping_ratio,
+               max_contact_push_speed, joint_hertz, joint_damping_ratio}
                (the World() arguments)
     state     {next_id, next_part_uid, next_joint_id, next_island, accumulator, steps,
                pose_revision, stepped: bool (the world has stepped: the last step's events
@@ -201,10 +203,12 @@ Version history
    and ``user_data`` (the handles' labels); the shapes' own settings (keys of the header's
    shapes), the part arrays ``part.density`` ... ``part.shape`` and the shapes events name
    (``sensor_shapes``, ``events.sensor_old_shapes``, ``contacts.*.shapes``; sensor keys
-   per shape pair). Still read: an older file's joints get zeros in the new fields (its
-   kinds, 0 to 3, do not read them); its dynamic bodies get the density their mass
-   implies, the others 1; every body its centre of mass as origin; no tags or user data;
-   its parts get their bodies' values, and its events name each body's first shape.
+   per shape pair); the sub-stepped solver's settings (``substeps`` to
+   ``joint_damping_ratio``). Still read: an older file's joints get zeros in the new
+   fields (its kinds, 0 to 3, do not read them); its dynamic bodies get the density their
+   mass implies, the others 1; every body its centre of mass as origin; no tags or user
+   data; its parts get their bodies' values, and its events name each body's first shape;
+   the one-solve step (the solver settings' defaults).
 """
 
 from __future__ import annotations
@@ -287,6 +291,15 @@ _ADDED_IN_3 = {
     "body": ("thickness", "sleep_threshold", "damping", "gravity_scale", "fixed_rotation"),
 }  # fmt: skip
 _ADDED_IN_4 = {
+    "settings": (
+        "substeps",
+        "relax_iterations",
+        "contact_hertz",
+        "contact_damping_ratio",
+        "max_contact_push_speed",
+        "joint_hertz",
+        "joint_damping_ratio",
+    ),
     "joint": ("axis", "ratio", "rest_angle", "correction", "spring_impulse"),
     "body": ("density", "origin_offset"),
     "header": ("tags", "user_data"),
@@ -315,6 +328,13 @@ SAVED_ATTRIBUTES = {
     "_restitution_threshold": "setting",
     "_sleep_threshold": "setting",
     "_time_to_sleep": "setting",
+    "substeps": "setting",
+    "relax_iterations": "setting",
+    "contact_hertz": "setting",
+    "contact_damping_ratio": "setting",
+    "max_contact_push_speed": "setting",
+    "joint_hertz": "setting",
+    "joint_damping_ratio": "setting",
     "_bodies": "body table, every field (arrays body.*)",
     "_parts": "part table, every field, and next_uid (arrays part.*)",
     "_handles": "as body ids (body.body_id) and shapes (header shapes, handle_shapes)",
@@ -366,6 +386,13 @@ _SETTINGS = {
     "restitution_threshold": "_restitution_threshold",
     "sleep_threshold": "_sleep_threshold",
     "time_to_sleep": "_time_to_sleep",
+    "substeps": "substeps",
+    "relax_iterations": "relax_iterations",
+    "contact_hertz": "contact_hertz",
+    "contact_damping_ratio": "contact_damping_ratio",
+    "max_contact_push_speed": "max_contact_push_speed",
+    "joint_hertz": "joint_hertz",
+    "joint_damping_ratio": "joint_damping_ratio",
 }
 # Header state field -> World attribute, for the scalars ("next_part_uid" and "stepped" are
 # the part table's and the event bookkeeping's).
@@ -1316,7 +1343,12 @@ def _check(
             raise ValueError(f"{where}: header lacks the field {missing[0]!r}")
     elif not has_labels and set(_ADDED_IN_4["header"]) & set(header):
         raise ValueError(f"{where}: header has a field its version {header['version']} lacks")
-    known = [name for name in _SETTINGS if newer or name not in _ADDED_IN_3["settings"]]
+    known = [
+        name
+        for name in _SETTINGS
+        if (newer or name not in _ADDED_IN_3["settings"])
+        and (has_labels or name not in _ADDED_IN_4["settings"])
+    ]
     settings = _header_section(header, "settings", dict.fromkeys(known, _anything), where)
     try:
         # The World's own argument checks decide which settings are valid.

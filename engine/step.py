@@ -31,6 +31,7 @@ from .settings import (
     SPECULATIVE_SLOPS,
 )
 from .sleep import active_bodies, constraints_to_solve, fall_asleep
+from .substep import solve_substeps
 from .velocity_solver import solve_velocities
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
@@ -97,20 +98,28 @@ def advance_one_step(world) -> None:
     solve_contacts, solve_joints = constraints_to_solve(
         active, dynamic, manifolds.body_a, manifolds.body_b, slots
     )
-    if len(manifolds) or len(slots):
-        solve_velocities(
-            manifolds, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
-            inv_inertia, dt, world.velocity_iterations, world._restitution_threshold, slop,
-            world._steps % 2 == 1,
+    if world.substeps:
+        # The sub-stepped soft solver does stages 4 and 5 itself (``engine.substep``).
+        poses, velocity, pushed, warm = solve_substeps(
+            world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
+            part_reach, solid, start, inv_mass, inv_inertia,
         )  # fmt: skip
+    else:
+        warm = manifolds
+        if len(manifolds) or len(slots):
+            solve_velocities(
+                manifolds, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
+                inv_inertia, dt, world.velocity_iterations, world._restitution_threshold, slop,
+                world._steps % 2 == 1,
+            )  # fmt: skip
 
-    # 5. integrate positions (stopping fast bodies at their time of impact), then correct
-    poses, pushed = integrate_positions(
-        parts, part_reach, owner, solid, body, part, jointed, ignored, manifolds, solve_contacts,
-        joints, slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt,
-        world.position_iterations,
-        (CCD_FRACTION, slop, CORRECTION_FACTOR, max_correction, speculative),
-    )  # fmt: skip
+        # 5. integrate positions (stopping fast bodies at their time of impact), then correct
+        poses, pushed = integrate_positions(
+            parts, part_reach, owner, solid, body, part, jointed, ignored, manifolds,
+            solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
+            inv_inertia, dt, world.position_iterations,
+            (CCD_FRACTION, slop, CORRECTION_FACTOR, max_correction, speculative),
+        )  # fmt: skip
 
     # 6. write back, remember impulses, and tell the game what happened
     write_back(
@@ -118,7 +127,7 @@ def advance_one_step(world) -> None:
         body["angular_velocity"], body["force"], body["torque"],
     )  # fmt: skip
     if len(manifolds) or len(world._warm.keys):
-        world._warm.store(manifolds)
+        world._warm.store(warm)
     world._steps += 1
     world._record_events(manifolds, sensors, body)
     if world.sleep:

@@ -83,6 +83,15 @@ from .snapshot import restore as restore_world
 from .snapshot import save as save_world
 from .snapshot import snapshot as snapshot_world
 from .snapshot import world_getstate, world_setstate
+from .solver_settings import (
+    CONTACT_DAMPING_RATIO,
+    CONTACT_HERTZ,
+    JOINT_DAMPING_RATIO,
+    JOINT_HERTZ,
+    RELAX_ITERATIONS,
+    SUBSTEPS,
+    soft_solver_settings,
+)
 from .step import advance_one_step
 from .validation import (
     as_bounded_float,
@@ -140,6 +149,13 @@ class World(WorldBase):
         restitution_threshold: float | None = None,
         sleep_threshold: float | None = None,
         time_to_sleep: float | None = None,
+        substeps: int = SUBSTEPS,
+        relax_iterations: int = RELAX_ITERATIONS,
+        contact_hertz: float = CONTACT_HERTZ,
+        contact_damping_ratio: float = CONTACT_DAMPING_RATIO,
+        max_contact_push_speed: float | None = None,
+        joint_hertz: float = JOINT_HERTZ,
+        joint_damping_ratio: float = JOINT_DAMPING_RATIO,
     ):
         if not isinstance(sleep, (bool, np.bool_)):
             raise TypeError(f"sleep: expected a bool, got {type(sleep).__name__}")
@@ -159,6 +175,11 @@ class World(WorldBase):
                 ("time_to_sleep", time_to_sleep, TIME_TO_SLEEP),
             )
         }
+        # The sub-stepped solver's (``engine.substep``); substeps 0 keeps the other one.
+        soft = soft_solver_settings(
+            substeps, relax_iterations, contact_hertz, contact_damping_ratio,
+            max_contact_push_speed, joint_hertz, joint_damping_ratio, units,
+        )  # fmt: skip
         if gravity is None:
             gravity = (0.0, -9.81 * units)
         self._gravity = as_bounded_vector(gravity, "gravity", MAX_GRAVITY, "m/s^2")
@@ -201,6 +222,8 @@ class World(WorldBase):
         self._restitution_threshold = tolerances["restitution_threshold"]
         self._sleep_threshold = tolerances["sleep_threshold"]
         self._time_to_sleep = tolerances["time_to_sleep"]
+        for name, value in soft.items():
+            setattr(self, name, value)
 
     def __repr__(self) -> str:
         return (

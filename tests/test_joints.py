@@ -39,6 +39,7 @@ def measured_period(world: World, body, seconds: float, axis: int = 0, centre=0.
 # -- pendulums ------------------------------------------------------------------------------
 @pytest.mark.parametrize("length", [0.5, 1.0, 2.0])
 @pytest.mark.parametrize("joint", ["revolute", "rod"])
+@pytest.mark.usefixtures("both_solvers")
 def test_small_swings_of_a_pendulum_have_period_two_pi_sqrt_l_over_g(length, joint):
     world = World(sleep=False)
     swing = 0.05  # rad: the large-amplitude correction (1 + swing^2 / 16) is 0.02%
@@ -414,6 +415,7 @@ def momenta(world: World) -> tuple:
 
 
 @given(joined_pairs())
+@pytest.mark.usefixtures("both_solvers")
 def test_a_joint_conserves_the_pairs_momentum_and_holds_them_together(case):
     kind, poses, shapes, motion, density, anchor = case
     world = World(gravity=(0, 0), sleep=False)

@@ -982,13 +982,18 @@ VERSION_3_SETTINGS = (
 
 
 VERSION_4_JOINT_FIELDS = ("axis", "ratio", "rest_angle", "correction", "spring_impulse")
+VERSION_4_SETTINGS = (
+    "substeps", "relax_iterations", "contact_hertz", "contact_damping_ratio",
+    "max_contact_push_speed", "joint_hertz", "joint_damping_ratio",
+)  # fmt: skip
 
 
 def as_version_3(data: bytes) -> bytes:
     """A file (of the four older joint kinds) as version 3 wrote it: no joint.axis,
     joint.ratio, joint.rest_angle, joint.correction and joint.spring_impulse arrays, no
     body.density or body.origin_offset arrays, no tags or user data, no part materials, no
-    shapes named by events (sensor keys per body pair), no shapes' own settings."""
+    shapes named by events (sensor keys per body pair), no shapes' own settings, no solver
+    settings (the one-solve step)."""
     header, arrays = read_npz(data)
     assert set(arrays["joint.kind"].tolist()) <= {0, 1, 2, 3}
     header["version"] = 3
@@ -1003,6 +1008,8 @@ def as_version_3(data: bytes) -> bytes:
         del arrays[name]
     arrays["sensor_keys"] = np.ascontiguousarray(arrays["sensor_keys"][:, 0])
     assert all(set(spec) <= {"type", *GEOMETRY_KEYS} for spec in header["shapes"])
+    for key in VERSION_4_SETTINGS:
+        del header["settings"][key]
     return write_npz(header, arrays)
 
 

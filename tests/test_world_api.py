@@ -655,6 +655,7 @@ def arrays(world: World):
     )
 
 
+@pytest.mark.usefixtures("both_solvers")
 def test_same_scene_twice_is_bitwise_identical():
     first, second = mixed_scene("grid"), mixed_scene("grid")
     run_steps(first, 200)
@@ -664,6 +665,7 @@ def test_same_scene_twice_is_bitwise_identical():
     assert np.all(np.isfinite(first.positions))
 
 
+@pytest.mark.usefixtures("both_solvers")
 def test_broadphases_give_bitwise_identical_results():
     grid, quadtree = boxes_scene("grid"), boxes_scene("quadtree")
     run_steps(grid, 100)

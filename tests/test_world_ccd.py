@@ -18,6 +18,9 @@ from hypothesis import strategies as st
 
 from engine import Box, Circle, World
 
+# Every test here runs with both solvers.
+pytestmark = pytest.mark.usefixtures("both_solvers")
+
 WALL_X = 5.05  # wall centre; its near face is at x = 5.0, 5 m from the launch point
 # A glancing hit leaves a body sliding along the wall at up to 866 m/s (1000 m/s at 60 deg);
 # the wall is 2 km tall so that in the 1 s checked nothing can go round its end, and being

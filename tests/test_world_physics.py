@@ -77,6 +77,7 @@ def test_free_fall_with_other_dt_and_gravity():
     assert np.allclose(body.velocity, g * dt * n, rtol=0, atol=1e-9)
 
 
+@pytest.mark.usefixtures("both_solvers")
 def test_no_gravity_no_contacts_keeps_momentum_and_spin_exactly():
     """Nothing acts: velocities and spins must not change by a single bit (no damping)."""
     world = World(gravity=(0.0, 0.0))
@@ -104,6 +105,7 @@ def test_no_gravity_no_contacts_keeps_momentum_and_spin_exactly():
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("both_solvers")
 def test_box_rests_on_ground_for_a_minute():
     """3600 steps of a unit box on the ground.
 
@@ -139,6 +141,7 @@ def ramp_scene(theta: float, mu: float, s: float):
     return world, box, tangent
 
 
+@pytest.mark.usefixtures("both_solvers")
 def test_box_stays_on_ramp_when_tan_theta_below_mu():
     """tan(20 deg) = 0.36 < mu = 0.6: static friction holds it. 1 cm over 2 s is a creep
     speed of 5 mm/s, far below anything that is really sliding (which would be ~1 m/s²)."""
@@ -163,6 +166,7 @@ def test_box_stays_on_ramp_when_tan_theta_below_mu():
     ],
     ids=["mu0.2-30deg", "mu0.5-40deg", "frictionless"],
 )
+@pytest.mark.usefixtures("both_solvers")
 def test_box_slides_down_ramp_with_coulomb_acceleration(theta_deg, mu, tol):
     theta = math.radians(theta_deg)
     assert math.tan(theta) > mu
@@ -178,6 +182,7 @@ def test_box_slides_down_ramp_with_coulomb_acceleration(theta_deg, mu, tol):
     assert abs(box.angle - theta) < 0.05
 
 
+@pytest.mark.usefixtures("both_solvers")
 def test_box_sliding_on_ground_stops_after_coulomb_distance():
     """A box launched at v0 = 5 m/s on flat ground with mu = 0.5 decelerates at mu g and
     stops after d = v0^2 / (2 mu g) = 2.55 m, at t = v0 / (mu g) = 1.02 s. Semi-implicit
@@ -423,6 +428,7 @@ def test_elastic_head_on_examples(density_a, density_b, speed_a, speed_b):
     speed_a=st.floats(1.0, 20.0),
     speed_b=st.floats(1.0, 20.0),
 )
+@pytest.mark.usefixtures("both_solvers")
 def test_elastic_head_on_conserves_momentum_and_energy(density_a, density_b, speed_a, speed_b):
     check_elastic(density_a, density_b, speed_a, speed_b)
 

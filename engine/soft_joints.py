@@ -1,0 +1,119 @@
+"""Soft joints for the sub-stepped solver (``engine.substep``).
+
+The rigid joints of the sub-stepped solver get no position pass after the step: their
+error C is closed by a velocity bias, softened like a contact (``engine.soft_contacts``):
+the main block's impulse step is
+    -mass_scale K^-1 (Cdot + rate C) - impulse_scale x
+with K the block's mass matrix (a compliance added to K's diagonal instead would not be
+the same for every direction: a small disc on a long arm, its K nearly of rank one, would
+hang on a soft string). A revolute joint past its angle limit is turned back at the rate.
+
+Springs, mouse, motor and angular-spring joints are soft by design and keep their rows;
+the relax passes use the rigid rows without bias.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+from .joint_columns import INVERSE, LOWER_BIAS, LOWER_MASS, PUSH, ROWS, UPPER_BIAS, UPPER_MASS
+from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows, slot_scale
+from .joint_store import ANGULAR_SPRING, DISTANCE, MOTOR_JOINT, MOUSE, REVOLUTE
+from .soft_contacts import softness
+
+# Columns of the soft main blocks: mass_scale K^-1 (3, 3) row-major, the bias, a flag.
+SOFT_INVERSE, SOFT_BIAS, SOFT = 0, 9, 12
+SOFT_MAIN = 13
+
+
+@kernel
+def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
+                  frequency, axis, ratio, slots, solve, poses, inv_mass, inv_inertia, hertz,
+                  damping_ratio, h):  # fmt: skip
+    """The rows the biased passes use: a copy of the prepared joint rows c (J, COLUMNS)
+    (``engine.joint_solver``) whose rigid joints have no main block there (their inverse
+    is cleared) and turn back past revolute limits, and (J, SOFT_MAIN) soft main blocks
+    for ``solve_soft_main`` (mass_scale K^-1, then the bias rate * C; zero elsewhere).
+
+    Joint columns (J,) as in ``engine.joint_store``; slots (J, 2); solve (J,) bool;
+    poses (N + 1, 3) now; inv_mass, inv_inertia (N + 1,); hertz, damping_ratio: the
+    joints' stiffness; h: the sub-step. hertz 0 leaves the rows rigid, with no bias.
+    """
+    out = c.copy()
+    main = np.zeros((len(kind), SOFT_MAIN))
+    if hertz <= 0.0:
+        return out, main
+    rate, mass_scale, _ = softness(hertz, damping_ratio, h)
+    rows = np.zeros((3, 6))
+    error = np.zeros(3)
+    scale = np.zeros(6)
+    k = np.zeros((3, 3))
+    push = np.zeros((3, 6))
+    inverse = np.zeros((3, 3))
+    used = np.zeros(3, dtype=np.bool_)
+    for j in range(len(kind)):
+        knd = kind[j]
+        designed_soft = knd == MOUSE or knd == MOTOR_JOINT or knd == ANGULAR_SPRING
+        if not solve[j] or designed_soft or (knd == DISTANCE and frequency[j] > 0.0):
+            continue
+        a, b = slots[j, 0], slots[j, 1]
+        angle = main_rows(
+            knd, anchor_a[j], anchor_b[j], axis[j], poses[a], poses[b], length[j],
+            reference_angle[j], ratio[j], rows, error,
+        )  # fmt: skip
+        slot_scale(inv_mass, inv_inertia, a, b, scale)
+        for r in range(3):
+            used[r] = USED_ROWS[knd, r]
+        effective_mass(rows, scale, used, k, push)
+        inverse3(k, inverse)
+        main[j, SOFT] = 1.0
+        for r in range(3):
+            if used[r]:
+                main[j, SOFT_BIAS + r] = rate * error[r]
+            for q in range(3):
+                main[j, SOFT_INVERSE + 3 * r + q] = mass_scale * inverse[r, q]
+                out[j, INVERSE + 3 * r + q] = 0.0
+        if knd == REVOLUTE:
+            # Past a limit: back towards it at the spring's rate (ahead of it, the rigid
+            # rows' speculative bias already lets it close no more than the gap).
+            if out[j, LOWER_MASS] > 0.0 and angle < lower[j]:
+                out[j, LOWER_BIAS] = rate * (angle - lower[j])
+            if out[j, UPPER_MASS] > 0.0 and angle > upper[j]:
+                out[j, UPPER_BIAS] = rate * (upper[j] - angle)
+    return out, main
+
+
+@kernel(inline=True)
+def solve_soft_main(j, a, b, c, main, accumulated, impulse_scale, velocity):
+    """The soft main block of joint j (slots a, b), if it has one: c the prepared rows
+    (their Jacobian and push), main the soft blocks, accumulated (J, ACCUMULATED)."""
+    if main[j, SOFT] == 0.0:
+        return
+    b0 = _speed(c, j, a, b, 0, velocity) + main[j, SOFT_BIAS]
+    b1 = _speed(c, j, a, b, 1, velocity) + main[j, SOFT_BIAS + 1]
+    b2 = _speed(c, j, a, b, 2, velocity) + main[j, SOFT_BIAS + 2]
+    for r in range(3):
+        i = SOFT_INVERSE + 3 * r
+        step = -impulse_scale * accumulated[j, r] - (
+            main[j, i] * b0 + main[j, i + 1] * b1 + main[j, i + 2] * b2
+        )
+        accumulated[j, r] += step
+        base = PUSH + 6 * r
+        velocity[a, 0] += c[j, base] * step
+        velocity[a, 1] += c[j, base + 1] * step
+        velocity[a, 2] += c[j, base + 2] * step
+        velocity[b, 0] += c[j, base + 3] * step
+        velocity[b, 1] += c[j, base + 4] * step
+        velocity[b, 2] += c[j, base + 5] * step
+
+
+@kernel(inline=True)
+def _speed(c, j, a, b, r, velocity):
+    """Joint j's Jacobian row r . (v[a], v[b])."""
+    base = ROWS + 6 * r
+    return (
+        c[j, base] * velocity[a, 0] + c[j, base + 1] * velocity[a, 1]
+        + c[j, base + 2] * velocity[a, 2] + c[j, base + 3] * velocity[b, 0]
+        + c[j, base + 4] * velocity[b, 1] + c[j, base + 5] * velocity[b, 2]
+    )  # fmt: skip

@@ -1,0 +1,66 @@
+"""The settings of the sub-stepped soft solver (``engine.substep``): defaults and checks.
+
+``World(substeps=0)``, the default, keeps the one-solve step with positional correction;
+``substeps=n`` (n >= 1) solves each step in n sub-steps with soft contacts and joints.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from .validation import as_finite_float
+
+# Sub-steps per step; 0 is the one-solve step. Four are Box2D v3's default: enough for a
+# column of 30 boxes to stand and a chain to hold 100 times its link mass.
+SUBSTEPS = 0
+SOFT_SUBSTEPS = 4
+# Passes without bias after each sub-step's solve, taking out the speed the springs gave.
+RELAX_ITERATIONS = 1
+# Contact springs: stiff (a box rests a fraction of a millimetre deeper than its slop) and
+# heavily damped (a landing does not bounce off the spring). Against static and
+# kinematic bodies twice as stiff. The stiffness is capped at a quarter of the sub-step
+# rate, beyond which a sub-step cannot follow the spring.
+CONTACT_HERTZ = 30.0
+CONTACT_DAMPING_RATIO = 10.0
+# The fastest speed at which contact springs push overlapping bodies apart: bodies spawned
+# into each other separate instead of flying apart.
+MAX_CONTACT_PUSH_SPEED = 3.0  # m/s
+# Joint springs: stiffer than contacts (a chain must not stretch), less damped.
+JOINT_HERTZ = 60.0
+JOINT_DAMPING_RATIO = 2.0
+
+
+def soft_solver_settings(substeps, relax_iterations, contact_hertz, contact_damping_ratio,
+                         max_contact_push_speed, joint_hertz, joint_damping_ratio,
+                         units: float) -> dict:  # fmt: skip
+    """The checked settings by World attribute name; max_contact_push_speed None is
+    MAX_CONTACT_PUSH_SPEED in the world's units. TypeError or ValueError naming the
+    argument for a bad one."""
+    push = MAX_CONTACT_PUSH_SPEED * units if max_contact_push_speed is None else None
+    settings = {
+        "substeps": _count(substeps, "substeps", 0),
+        "relax_iterations": _count(relax_iterations, "relax_iterations", 0),
+        "contact_hertz": _non_negative(contact_hertz, "contact_hertz"),
+        "contact_damping_ratio": _non_negative(contact_damping_ratio, "contact_damping_ratio"),
+        "max_contact_push_speed": _non_negative(
+            push if push is not None else max_contact_push_speed, "max_contact_push_speed"
+        ),
+        "joint_hertz": _non_negative(joint_hertz, "joint_hertz"),
+        "joint_damping_ratio": _non_negative(joint_damping_ratio, "joint_damping_ratio"),
+    }
+    return settings
+
+
+def _count(value, argument: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{argument}: expected an int, got {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{argument}: must be >= {least}, got {value}")
+    return int(value)
+
+
+def _non_negative(value, argument: str) -> float:
+    result = as_finite_float(value, argument)
+    if result < 0.0:
+        raise ValueError(f"{argument}: must be >= 0, got {result}")
+    return result

@@ -1,0 +1,290 @@
+"""The sub-stepped soft solver: velocities and positions of a step in N small steps.
+
+``World(substeps=n)`` with n >= 1 replaces the velocity solve and the positions stage of
+``engine.step`` (one Gauss-Seidel solve, then push-out and joint correction) by this one,
+after the same forces, broad and narrow phase (contacts are found once per step):
+
+    for each of the n sub-steps h = dt / n:
+        integrate velocities (gravity, applied forces, damping) over h;
+        warm start (the last sub-step's impulses);
+        solve joints and contacts once, soft, with a bias from their error *now*
+        (``engine.soft_joints``, ``engine.soft_contacts``);
+        integrate positions over h;
+        relax: solve them again without bias (``relax_iterations`` passes);
+    restitution, once, from the fastest approach any sub-step saw;
+    continuous collision: a fast body whose motion over the step would pass through a
+    static or kinematic part stops at its time of impact (``engine.ccd``).
+
+Small steps are what make it converge: each sub-step sees the error the last one left,
+so a stack, a chain or a heavy load settle where one solve per step with a position pass
+leaves them sagging or drifting. There is no push-out stage: the springs do it, at most
+``max_contact_push_speed``.
+
+Impulses: the manifolds' ``normal_impulse`` and ``tangent_impulse`` hold what the whole
+step applied (events and contact tables read them); the warm-start cache and the joint
+table keep the last sub-step's times n, so that both stay in per-step units.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from .body_store import DYNAMIC
+from .ccd import allowed_times
+from .contact_slop import body_slops
+from .contact_solver import prepare_contacts, restitute, warm_start_contacts
+from .jit import kernel
+from .joint_geometry import HAS_AXIS
+from .joint_solver import (
+    ACCUMULATED,
+    LOWER,
+    MOTOR,
+    SPRING_IMPULSE,
+    UPPER,
+    prepare_joints,
+    solve_joint,
+    warm_start_joints,
+)
+from .settings import CCD_FRACTION
+from .soft_contacts import prepare_soft, softness, solve_soft_contact
+from .soft_joints import soften_joints, solve_soft_main
+from .velocity_solver import STREAMS, interleaved_order
+
+
+def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, slots,
+                   solve_joints, parts, part_reach, solid, start, inv_mass,
+                   inv_inertia):  # fmt: skip
+    """The step's end poses (N + 1, 3), velocities (N + 1, 3), and which bodies (N,) bool
+    push-out moved (none: the springs push); the manifolds' impulses become the step's.
+
+    body, joints: the world's columns; manifolds with solve_contacts (M,) bool; slots
+    (J, 2), solve_joints (J,) bool; parts, part_reach, solid: the part table and the step's
+    (4, S) candidate pairs, for continuous collision; start: (N + 1, 3) poses; inv_mass,
+    inv_inertia: (N + 1,).
+    """
+    m = manifolds
+    velocity, accel, drag = substep_forces(
+        body["velocity"], body["angular_velocity"], body["force"], body["torque"],
+        body["inv_mass"], body["inv_inertia"], body["kind"], body["awake"], body["damping"],
+        body["gravity_scale"], world._gravity,
+    )  # fmt: skip
+    settings = (
+        world.contact_hertz, world.contact_damping_ratio, world.max_contact_push_speed,
+        world.joint_hertz, world.joint_damping_ratio, world._restitution_threshold,
+    )  # fmt: skip
+    contacts = (
+        m.body_a, m.body_b, m.count, m.normal, m.arm_a, m.arm_b, m.separation, m.friction,
+        m.restitution, m.normal_impulse, m.tangent_impulse, m.slop,
+    )  # fmt: skip
+    joint_columns = (
+        joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
+        joints["lower"], joints["upper"], joints["max_motor_torque"], joints["motor_speed"],
+        joints["length"], joints["frequency"], joints["damping"], joints["max_force"],
+        joints["axis"], joints["ratio"], joints["rest_angle"], joints["correction"],
+        joints["impulse"], joints["motor_impulse"], joints["lower_impulse"],
+        joints["upper_impulse"], joints["spring_impulse"],
+    )  # fmt: skip
+    moved, warm_normal, warm_tangent = _substeps(
+        contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
+        drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
+        settings, world._steps % 2 == 1,
+    )  # fmt: skip
+    poses = _stop_tunnels(
+        (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), solid,
+        body["kind"], body["bullet"], body["reach"], body["thickness"], start, moved,
+        world.dt, world._linear_slop,
+    )  # fmt: skip
+    warm = dataclasses.replace(m, normal_impulse=warm_normal, tangent_impulse=warm_tangent)
+    return poses, velocity, np.zeros(len(body["kind"]), dtype=np.bool_), warm
+
+
+@kernel
+def substep_forces(velocity, angular_velocity, force, torque, inv_mass, inv_inertia, kind,
+                   awake, damping, gravity_scale, gravity):  # fmt: skip
+    """Velocities at the step start (N + 1, 3), the acceleration the forces give
+    (N + 1, 3), and the drag rates (N + 1, 2) of each body (the world's row: zero).
+
+    Body columns (N,) / (N, 2) as ``engine.forces.start_of_step`` takes them; a sub-step
+    h then does v <- (v + h accel) / (1 + h drag), as a step does in the other solver.
+    """
+    n = len(kind)
+    out = np.zeros((n + 1, 3))
+    accel = np.zeros((n + 1, 3))
+    drag = np.zeros((n + 1, 2))
+    for i in range(n):
+        out[i, 0], out[i, 1], out[i, 2] = velocity[i, 0], velocity[i, 1], angular_velocity[i]
+        dynamic = kind[i] == DYNAMIC
+        falling = gravity_scale[i] if dynamic and awake[i] else 0.0
+        accel[i, 0] = gravity[0] * falling + force[i, 0] * inv_mass[i]
+        accel[i, 1] = gravity[1] * falling + force[i, 1] * inv_mass[i]
+        accel[i, 2] = torque[i] * inv_inertia[i]
+        if dynamic:
+            drag[i, 0], drag[i, 1] = damping[i, 0], damping[i, 1]
+    return out, accel, drag
+
+
+@kernel
+def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velocity, accel,
+              drag, inv_mass, inv_inertia, dt, substeps, relax, settings,
+              backwards):  # fmt: skip
+    """The sub-step loop; velocity (N + 1, 3) changes in place. Returns each body's
+    displacement over the step (N + 1, 3) and the warm-start impulses to keep ((M, 2),
+    (M,)); the manifolds' impulse columns become the step's totals, the joints' the last
+    sub-step's times n."""
+    (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
+     normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
+    (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
+     length, frequency, damping, max_force, axis, ratio, rest_angle, correction, impulse,
+     motor_impulse, lower_impulse, upper_impulse, spring_impulse) = joints  # fmt: skip
+    contact_hertz, contact_ratio, push, joint_hertz, joint_ratio, threshold = settings
+    h = dt / substeps
+    inv_h = 1.0 / h
+    n = len(start)
+    m = len(body_a)
+    c = prepare_contacts(
+        body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
+        velocity, inv_mass, inv_inertia, h,
+    )  # fmt: skip
+    # Soft contacts stay within the sub-step's reach: at most a quarter of its rate.
+    hertz = min(contact_hertz, 0.25 * inv_h)
+    soft = prepare_soft(
+        c, body_a, body_b, count, normal, arm_a, arm_b, separation, slop, hertz,
+        contact_ratio, h,
+    )  # fmt: skip
+    # This sub-step's impulses (warm-started from last step's, kept per step) and the sums.
+    x = normal_impulse / substeps
+    xt = tangent_impulse / substeps
+    total = np.zeros((m, 2))
+    total_t = np.zeros(m)
+    j_count = len(slots)
+    accumulated = np.empty((j_count, ACCUMULATED))
+    has_axis = np.empty(j_count, dtype=np.bool_)
+    any_joint = False
+    for j in range(j_count):
+        for r in range(3):
+            accumulated[j, r] = impulse[j, r] / substeps
+        accumulated[j, MOTOR] = motor_impulse[j] / substeps
+        accumulated[j, LOWER] = lower_impulse[j] / substeps
+        accumulated[j, UPPER] = upper_impulse[j] / substeps
+        accumulated[j, SPRING_IMPULSE] = spring_impulse[j] / substeps
+        has_axis[j] = HAS_AXIS[kind[j]]
+        any_joint = any_joint or solve_joints[j]
+    order = interleaved_order(m, STREAMS)
+    if backwards:
+        order = order[::-1].copy()
+    moved = np.zeros((n, 3))
+    turn = np.zeros((n, 2))
+    turn[:, 0] = 1.0
+    poses = start.copy()
+    rigid = np.zeros((0, 1))
+    softened = np.zeros((0, 1))
+    main = np.zeros((0, 1))
+    joint_impulse_scale = softness(joint_hertz, joint_ratio, h)[2]
+    for _ in range(substeps):
+        for i in range(n):
+            for axis_ in range(3):
+                velocity[i, axis_] += h * accel[i, axis_]
+            if drag[i, 0] > 0.0 or drag[i, 1] > 0.0:
+                linear = 1.0 / (1.0 + h * drag[i, 0])
+                velocity[i, 0] *= linear
+                velocity[i, 1] *= linear
+                velocity[i, 2] /= 1.0 + h * drag[i, 1]
+        if any_joint:
+            rigid = prepare_joints(
+                kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
+                motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
+                correction, slots, solve_joints, poses, inv_mass, inv_inertia, h, accumulated,
+            )  # fmt: skip
+            softened, main = soften_joints(
+                rigid, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
+                frequency, axis, ratio, slots, solve_joints, poses, inv_mass, inv_inertia,
+                joint_hertz, joint_ratio, h,
+            )  # fmt: skip
+            warm_start_joints(kind, slots, solve_joints, rigid, accumulated, inv_inertia, velocity)
+        warm_start_contacts(body_a, body_b, c, x, xt, solve_contacts, velocity)
+        for j in range(j_count):
+            if solve_joints[j]:
+                solve_joint(
+                    j, slots[j, 0], slots[j, 1], has_axis[j], softened, accumulated,
+                    inv_inertia, velocity,
+                )  # fmt: skip
+                solve_soft_main(
+                    j, slots[j, 0], slots[j, 1], softened, main, accumulated,
+                    joint_impulse_scale, velocity,
+                )  # fmt: skip
+        for i in order:
+            if solve_contacts[i]:
+                solve_soft_contact(
+                    i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity, moved,
+                    turn, inv_h, push, True,
+                )  # fmt: skip
+        for i in range(n):
+            for axis_ in range(3):
+                moved[i, axis_] += h * velocity[i, axis_]
+                poses[i, axis_] = start[i, axis_] + moved[i, axis_]
+            turn[i, 0], turn[i, 1] = math.cos(moved[i, 2]), math.sin(moved[i, 2])
+        if any_joint:
+            # The relax passes hold the joints along their rows *now*: along the rows of
+            # the sub-step's start, a swinging pendulum would lose speed every sub-step.
+            rigid = prepare_joints(
+                kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
+                motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
+                correction, slots, solve_joints, poses, inv_mass, inv_inertia, h, accumulated,
+            )  # fmt: skip
+        for _ in range(relax):
+            for j in range(j_count):
+                if solve_joints[j]:
+                    solve_joint(
+                        j, slots[j, 0], slots[j, 1], has_axis[j], rigid, accumulated,
+                        inv_inertia, velocity,
+                    )  # fmt: skip
+            for i in order:
+                if solve_contacts[i]:
+                    solve_soft_contact(
+                        i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity,
+                        moved, turn, inv_h, push, False,
+                    )  # fmt: skip
+        for i in range(m):
+            total[i, 0] += x[i, 0]
+            total[i, 1] += x[i, 1]
+            total_t[i] += xt[i]
+    restitute(body_a, body_b, c, total, solve_contacts, threshold, velocity)
+    for i in range(m):
+        normal_impulse[i, 0], normal_impulse[i, 1] = total[i, 0], total[i, 1]
+        tangent_impulse[i] = total_t[i]
+        x[i, 0] *= substeps
+        x[i, 1] *= substeps
+        xt[i] *= substeps
+    for j in range(j_count):
+        for r in range(3):
+            impulse[j, r] = accumulated[j, r] * substeps
+        motor_impulse[j] = accumulated[j, MOTOR] * substeps
+        lower_impulse[j] = accumulated[j, LOWER] * substeps
+        upper_impulse[j] = accumulated[j, UPPER] * substeps
+        spring_impulse[j] = accumulated[j, SPRING_IMPULSE] * substeps
+    return moved, x, xt
+
+
+@kernel
+def _stop_tunnels(table, solid, kind, bullet, reach, thickness, start, moved, dt,
+                  world_slop):  # fmt: skip
+    """The poses (N + 1, 3) at the step's end: start + moved, except that a fast body
+    whose straight motion over the step would pass into a static or kinematic part (or,
+    for a bullet, any part) stops at its time of impact (``engine.ccd.allowed_times``)."""
+    vertices, normals, count, radius, part_reach = table
+    n = len(kind)
+    mean = moved / dt
+    allowed = allowed_times(
+        vertices, normals, count, radius, part_reach, solid[0], solid[1], solid[2],
+        solid[3], kind, bullet, reach, start, mean, dt, CCD_FRACTION,
+        body_slops(thickness, world_slop),
+    )  # fmt: skip
+    poses = start + moved
+    for i in range(n):
+        if allowed[i] < dt:
+            for axis in range(3):
+                poses[i, axis] = start[i, axis] + mean[i, axis] * allowed[i]
+    return poses
