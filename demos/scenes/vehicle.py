@@ -29,7 +29,7 @@ PIECE = 0.5  # m of ground per chain link
 WHEEL_RADIUS = 0.45
 WHEEL_X = (-1.15, 1.15)  # wheel mounts along the chassis, m from its middle
 MOUNT_DROP = 0.55  # m below the chassis centre
-TOP_SPIN = 10.0  # rad/s: 4.5 m/s on these wheels
+TOP_SPIN = 7.0  # rad/s: about 3.2 m/s on these wheels
 DRIVE_TORQUE = 20.0  # N m per wheel
 BRAKE_TORQUE = 60.0
 SUSPENSION_HZ = 5.0
@@ -39,6 +39,7 @@ BACK_KEYS = frozenset({"LEFT", "A"})
 BRAKE_KEYS = frozenset({"DOWN", "S"})
 TURN_AT = WIDTH / 2 - 4.5  # the autopilot turns round this far from the middle
 STUCK_SPEED, STUCK_TIME = 0.3, 1.5  # m/s, s: slower than this for this long, it turns
+TURN_SPEED = 1.0  # m/s: the autopilot brakes before it drives the other way
 
 
 def ground_height(x):
@@ -123,7 +124,10 @@ class Drive:
                 self.heading = -1.0
             elif x < -TURN_AT:
                 self.heading = 1.0
-            throttle, brake = self.heading, False
+            # Still rolling the old way: brake first (a motor thrown into reverse at speed
+            # tips the car over its front wheels).
+            rolling_back = self.chassis.velocity[0] * self.heading < -TURN_SPEED
+            throttle, brake = self.heading, bool(rolling_back)
         else:
             throttle = float(bool(self.held & FORWARD_KEYS)) - float(bool(self.held & BACK_KEYS))
             brake = bool(self.held & BRAKE_KEYS)
