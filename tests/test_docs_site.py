@@ -70,7 +70,14 @@ def test_the_reference_shows_methods_and_examples(site):
     (not as nested quotes), and no reStructuredText role left as text."""
     _, folder = site
     page = (folder / "reference" / "world.html").read_text(encoding="utf-8")
-    for name in ("engine.World.step", "engine.World.off", "engine.World.move_and_slide"):
+    for name in (
+        "engine.World.step",
+        "engine.World.off",
+        "engine.World.move_and_slide",
+        "engine.Body.apply_force",
+        "engine.Body.kind",
+        "engine.Body.local_to_world",
+    ):
         assert f'id="{name}"' in page
     assert "&gt;&gt;&gt; from engine import World" in page
     assert "<blockquote>" not in page

@@ -1,0 +1,106 @@
+"""Pushing a body: forces and torques for the next step, impulses now.
+
+``Body`` takes these methods from ``BodyForces``. Each is checked against what the step can
+represent (the speed or spin it would give) before anything changes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .body_store import DYNAMIC
+from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
+from .validation import as_bounded_vector, as_finite_float, check_bound
+
+
+class BodyForces:
+    """Forces, torques and impulses on a body (a part of ``Body``)."""
+
+    __slots__ = ()
+
+    def apply_torque(self, torque) -> None:
+        """Add a torque (N m) for the next step, counter-clockwise positive. Torques are
+        cleared after each step, like forces."""
+        torque = as_finite_float(torque, "torque")
+        world = self._world
+        with np.errstate(over="ignore", invalid="ignore"):
+            spin = abs(self._get("torque") + torque) * self._get("inv_inertia") * world.dt
+        check_bound(float(spin), "torque", MAX_ANGULAR_SPEED, "rad/s of spin gained in a step")
+
+        def turn(row: int) -> None:
+            world._wake_rows(row)
+            world._bodies.arrays["torque"][row] += torque
+
+        world._change_body(self, turn)
+
+    def apply_force(self, force, point=None, *, local_point=None) -> None:
+        """Add a force (N) for the next step, at a world ``point`` or at ``local_point`` in the
+        body's frame (default: the centre of mass).
+
+        force: (2,); point, local_point: (2,) or None, not both. A force off the centre of
+        mass also gives torque. Forces are cleared after each step.
+        """
+        force = as_bounded_vector(force, "force", np.finfo(float).max, "N")
+        point = self._world_point(point, local_point)
+        torque = self._moment_arm_cross(point, force)
+        world = self._world
+        # What the forces pushed so far plus this one would add to the velocity next step.
+        dt = world.dt
+        inv_mass, inv_inertia = self._get("inv_mass"), self._get("inv_inertia")
+        with np.errstate(over="ignore", invalid="ignore"):
+            gain = np.hypot(*(self._get("force") + force)) * inv_mass * dt
+            spin = abs(self._get("torque") + torque) * inv_inertia * dt
+        check_bound(float(gain), "force", MAX_SPEED, "m/s of speed gained in a step")
+        check_bound(float(spin), "point", MAX_ANGULAR_SPEED, "rad/s of spin gained in a step")
+
+        def push(row: int) -> None:
+            world._wake_rows(row)
+            world._bodies.arrays["force"][row] += force
+            world._bodies.arrays["torque"][row] += torque
+
+        world._change_body(self, push)
+
+    def apply_impulse(self, impulse, point=None, *, local_point=None) -> None:
+        """Change the momentum now by ``impulse`` (N s) at a world ``point`` or at
+        ``local_point`` in the body's frame (default: the centre of mass).
+
+        impulse: (2,); point, local_point: (2,) or None, not both. Static and kinematic
+        bodies are not affected.
+        """
+        impulse = as_bounded_vector(impulse, "impulse", np.finfo(float).max, "N s")
+        point = self._world_point(point, local_point)
+        angular = self._moment_arm_cross(point, impulse)
+        world = self._world
+        if self._get("kind") != DYNAMIC:
+            world._change_body(self, lambda row: None)  # refuses a removed body
+            return
+        with np.errstate(over="ignore", invalid="ignore"):
+            velocity = self._get("velocity") + impulse * self._get("inv_mass")
+            spin = self._get("angular_velocity") + angular * self._get("inv_inertia")
+        check_bound(float(np.hypot(*velocity)), "impulse", MAX_SPEED, "m/s of resulting speed")
+        check_bound(abs(float(spin)), "point", MAX_ANGULAR_SPEED, "rad/s of resulting spin")
+
+        def kick(row: int) -> None:
+            bodies = world._bodies.arrays
+            world._wake_rows(row)
+            bodies["velocity"][row] += impulse * bodies["inv_mass"][row]
+            bodies["angular_velocity"][row] += angular * bodies["inv_inertia"][row]
+
+        world._change_body(self, kick)
+
+    def _world_point(self, point, local_point):
+        """The world point a force or impulse acts at: ``point``, or ``local_point`` carried
+        into the world, or None for the centre of mass."""
+        if local_point is None:
+            return point
+        if point is not None:
+            raise ValueError("local_point: give a world point or a local point, not both")
+        local = as_bounded_vector(local_point, "local_point", MAX_COORDINATE, "m")
+        return self.local_to_world(local)
+
+    def _moment_arm_cross(self, point, vector: np.ndarray) -> float:
+        if point is None:
+            return 0.0
+        arm = as_bounded_vector(point, "point", MAX_COORDINATE, "m") - self._get("position")
+        with np.errstate(over="ignore", invalid="ignore"):
+            return float(arm[0] * vector[1] - arm[1] * vector[0])
