@@ -12,7 +12,8 @@ from .chain import Chain
 from .collide import Collision, CollisionBatch, collide, collide_many
 from .drive_joints import GearJoint, MotorJoint
 from .events import Contact, Event, SensorOverlap
-from .joints import DistanceJoint, Joint, MouseJoint, RevoluteJoint, WeldJoint
+from .joint_base import Joint
+from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 from .segments import Segment
 from .shapes import Box, Circle, ConcavePolygon, Polygon, Shape
 from .world import HandlerError, World

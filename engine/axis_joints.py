@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .joint_store import ANGULAR_SPRING, PRISMATIC, ROPE, WHEEL
-from .joints import (
+from .joint_base import (
     Joint,
     _length,
     _limits,
@@ -18,6 +17,7 @@ from .joints import (
     _turn,
     _upper_limit,
 )
+from .joint_store import ANGULAR_SPRING, PRISMATIC, ROPE, WHEEL
 from .settings import MAX_SPEED
 from .validation import as_bounded_float, as_finite_float, as_positive_float, as_vector
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .joint_base import Joint, _check_body, _non_negative, _number_field, _turn
 from .joint_store import GEAR, MOTOR_JOINT
-from .joints import Joint, _check_body, _non_negative, _number_field, _turn
 from .settings import MAX_COORDINATE
 from .validation import as_bounded_vector, as_finite_float
 

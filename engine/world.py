@@ -46,8 +46,8 @@ from .events import (
     touching_pairs,
 )
 from .filtering import check_bits, check_group, check_tag
+from .joint_base import Joint
 from .joint_store import JOINT_FIELDS, WORLD, joint_slots
-from .joints import Joint
 from .materials import (
     check_density,
     check_flag,

@@ -1,0 +1,279 @@
+"""The joint handle's common part: validation of joint arguments and the ``Joint`` base.
+
+A joint is built with its bodies and world-space anchor points, then given to
+``World.add_joint``; the anchors are fixed to the bodies at that moment. Afterwards the
+handle reads and writes the world's joint table, like a Body handle does its body row. The
+kinds live beside it: ``engine.joints`` (revolute, distance, weld, mouse),
+``engine.axis_joints`` and ``engine.drive_joints``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .body import Body
+from .joint_store import DISTANCE, WORLD
+from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE
+from .validation import as_bounded_float, as_bounded_vector, as_finite_float, as_positive_float
+
+
+def _non_negative(value, argument: str) -> float:
+    value = as_finite_float(value, argument)
+    if value < 0.0:
+        raise ValueError(f"{argument}: must be >= 0, got {value}")
+    return value
+
+
+def _point(value, argument: str) -> np.ndarray:
+    """A world point (2,) within the coordinates the step represents."""
+    return as_bounded_vector(value, argument, MAX_COORDINATE, "m")
+
+
+def _spin(value, argument: str) -> float:
+    return as_bounded_float(value, argument, MAX_ANGULAR_SPEED, "rad/s")
+
+
+def _length(value, argument: str) -> float:
+    value = as_positive_float(value, argument)
+    return as_bounded_float(value, argument, 2.0 * MAX_COORDINATE, "m")
+
+
+def _limit(value, argument: str, none: float) -> float:
+    """A limit angle in radians; None means no limit on that side (stored as +-inf)."""
+    return none if value is None else as_finite_float(value, argument)
+
+
+def _number_field(name: str, check, doc: str) -> property:
+    """A float property backed by the joint-table column ``name``, checked on writing."""
+
+    def read(joint) -> float:
+        return float(joint._read(name))
+
+    def write(joint, value) -> None:
+        joint._write(name, check(value, name))
+
+    return property(read, write, doc=doc)
+
+
+def _lower_limit(doc: str) -> property:
+    """The ``lower`` limit property: None for no limit, never above ``upper``."""
+
+    def read(joint):
+        value = float(joint._read("lower"))
+        return None if np.isinf(value) else value
+
+    def write(joint, value) -> None:
+        value = _limit(value, "lower", -np.inf)
+        if value > joint._read("upper"):
+            raise ValueError(f"lower: must be <= upper ({joint.upper}), got {value}")
+        joint._write("lower", value)
+
+    return property(read, write, doc=doc)
+
+
+def _upper_limit(doc: str) -> property:
+    """The ``upper`` limit property: None for no limit, never below ``lower``."""
+
+    def read(joint):
+        value = float(joint._read("upper"))
+        return None if np.isinf(value) else value
+
+    def write(joint, value) -> None:
+        value = _limit(value, "upper", np.inf)
+        if value < joint._read("lower"):
+            raise ValueError(f"upper: must be >= lower ({joint.lower}), got {value}")
+        joint._write("upper", value)
+
+    return property(read, write, doc=doc)
+
+
+def _limits(lower, upper) -> dict:
+    """The spec entries of a pair of limits (None: no limit), checked."""
+    spec = {"lower": _limit(lower, "lower", -np.inf), "upper": _limit(upper, "upper", np.inf)}
+    if spec["lower"] > spec["upper"]:
+        raise ValueError(f"lower: must be <= upper, got {lower} > {upper}")
+    return spec
+
+
+def _check_bool(value, argument: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{argument}: expected a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check_body(value, argument: str, optional: bool):
+    if value is None and optional:
+        return None
+    if not isinstance(value, Body):
+        wanted = "a Body or None" if optional else "a Body"
+        raise TypeError(f"{argument}: expected {wanted}, got {type(value).__name__}")
+    return value
+
+
+def _turn(vector: np.ndarray, angle: float) -> np.ndarray:
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([c * vector[0] - s * vector[1], s * vector[0] + c * vector[1]])
+
+
+class Joint:
+    """Base of the joint handles. Build a RevoluteJoint, DistanceJoint, WeldJoint,
+    MouseJoint, PrismaticJoint, WheelJoint, RopeJoint, AngularSpring, GearJoint or
+    MotorJoint and add it with ``World.add_joint``."""
+
+    __slots__ = ("_world", "_id", "_body_a", "_body_b", "_points", "_spec", "__weakref__")
+    _kind = -1
+
+    def __init__(self, body_a, body_b, points, spec: dict, collide_connected):
+        self._world = None
+        self._id = -1
+        self._body_a = _check_body(body_a, "body_a", optional=False)
+        self._body_b = _check_body(body_b, "body_b", optional=True)
+        if self._body_a is self._body_b:
+            raise ValueError("body_b: a joint needs two different bodies (or None for the world)")
+        # World anchor points as given, for body_a and body_b; fixed to the bodies on adding.
+        self._points = points
+        spec["collide_connected"] = _check_bool(collide_connected, "collide_connected")
+        self._spec = spec
+
+    # -- where the joint lives ------------------------------------------------------------
+    @property
+    def world(self):
+        """The World this joint is in (None before adding and after removal)."""
+        if self._world is None or not self._world._holds_joint(self):
+            return None
+        return self._world
+
+    @property
+    def _row(self) -> int:
+        if self._world is None:
+            raise ValueError("joint: it has not been added to a world")
+        row = self._world._joint_row(self)
+        if row < 0:
+            raise ValueError("joint: it has been removed from its world")
+        return row
+
+    def _read(self, field: str):
+        if self._world is None:
+            if field not in self._spec:  # a reading that needs the world (impulses)
+                raise ValueError("joint: it has not been added to a world")
+            return self._spec[field]
+        return self._world._joints.arrays[field][self._row]
+
+    def _write(self, field: str, value) -> None:
+        if self._world is None:
+            self._spec[field] = value
+        else:
+            self._world._change_joint(self, field, value)
+
+    @property
+    def body_a(self) -> Body:
+        """The first body."""
+        return self._body_a
+
+    @property
+    def body_b(self):
+        """The second body, or None when the joint holds body_a to the world."""
+        return self._body_b
+
+    @property
+    def collide_connected(self) -> bool:
+        """Whether the two bodies still collide with each other (fixed when built)."""
+        return bool(self._read("collide_connected"))
+
+    def _slots(self) -> tuple:
+        """The bodies in slots A and B (None: the world, always in slot A)."""
+        if self._body_b is None:
+            return None, self._body_a
+        return self._body_a, self._body_b
+
+    def _record(self) -> dict:
+        """The joint-table row of this joint, from the bodies' poses now."""
+        a, b = self._body_a, self._body_b
+        point_a, point_b = self._points
+        if b is None:  # the world takes slot A (see engine.joint_store)
+            slots, points = (None, a), (point_b, point_a)
+        else:
+            slots, points = (a, b), (point_a, point_b)
+
+        def local(body, point):
+            if point is None:  # a joint without anchors
+                return np.zeros(2)
+            if body is None:
+                return np.asarray(point, dtype=np.float64)
+            return _turn(point - body.position, -body.angle)
+
+        angle_of = [0.0 if body is None else body.angle for body in slots]
+        return {
+            **self._spec,
+            "kind": self._kind,
+            "body_a": WORLD if slots[0] is None else slots[0]._id,
+            "body_b": slots[1]._id,
+            "anchor_a": local(slots[0], points[0]),
+            "anchor_b": local(slots[1], points[1]),
+            "reference_angle": angle_of[1] - angle_of[0],
+        }
+
+    def _slot_pose(self, slot: int):
+        """(position (2,), angle) of slot 0 (A) or 1 (B) now; the world is at the origin."""
+        row = self._row  # raises when the joint is not in a world
+        body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][row])
+        if body_id == WORLD:
+            return np.zeros(2), 0.0
+        row = int(self._world._row_of_id[body_id])
+        bodies = self._world._bodies.arrays
+        return bodies["position"][row].copy(), float(bodies["angle"][row])
+
+    def _slot_motion(self, slot: int):
+        """(velocity (2,), angular velocity) of slot 0 (A) or 1 (B) now; the world's is 0."""
+        row = self._row  # raises when the joint is not in a world
+        body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][row])
+        if body_id == WORLD:
+            return np.zeros(2), 0.0
+        row = int(self._world._row_of_id[body_id])
+        bodies = self._world._bodies.arrays
+        return bodies["velocity"][row].copy(), float(bodies["angular_velocity"][row])
+
+    def _relative_angle(self) -> float:
+        """Slot B's turn relative to slot A since the joint was made, rad."""
+        _, angle_a = self._slot_pose(0)
+        _, angle_b = self._slot_pose(1)
+        return angle_b - angle_a - float(self._read("reference_angle"))
+
+    def _anchor(self, slot: int) -> np.ndarray:
+        position, angle = self._slot_pose(slot)
+        return position + _turn(self._read("anchor_" + "ab"[slot]), angle)
+
+    def _swapped(self) -> bool:
+        return self._body_b is None
+
+    @property
+    def anchor_a(self) -> np.ndarray:
+        """(2,) world point where the joint holds body_a, now."""
+        return self._anchor(1 if self._swapped() else 0)
+
+    @property
+    def anchor_b(self) -> np.ndarray:
+        """(2,) world point where the joint holds body_b (or the world), now."""
+        return self._anchor(0 if self._swapped() else 1)
+
+    @property
+    def reaction_force(self) -> np.ndarray:
+        """(2,) force in N the joint put on body_b in the last step (on body_a when alone);
+        the other body felt the opposite."""
+        return self._linear_impulse() / self._world.dt
+
+    def _linear_impulse(self) -> np.ndarray:
+        """(2,) impulse the joint's rows put on slot B's centre of mass in the last step."""
+        impulse = self._read("impulse")
+        if self._kind == DISTANCE:
+            return impulse[0] * self._span_direction()
+        return impulse[:2].copy()
+
+    def _span_direction(self) -> np.ndarray:
+        """(2,) unit vector from slot A's anchor to slot B's, now (x when they coincide)."""
+        axis = self._anchor(1) - self._anchor(0)
+        return axis / max(np.hypot(*axis), 1e-12)
+
+    def __repr__(self) -> str:
+        state = "in a world" if self.world is not None else "not in a world"
+        return f"<{type(self).__name__} {state}>"
