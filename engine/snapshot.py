@@ -213,17 +213,14 @@ Version history
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import operator
 import os
 import pickle
-import re
 import secrets
 import threading
 import weakref
-import zipfile
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
@@ -250,6 +247,7 @@ from .joint_store import (
 )
 from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 from .materials import MATERIAL_NAMES, part_shapes
+from .npz_archive import NPY_HEADER_BYTES, read_archive, read_json
 from .packing import concatenate, widen
 from .segments import Segment
 from .shapes import Box, Circle, ConcavePolygon, Polygon
@@ -428,20 +426,6 @@ _MAX_IDS = 2**31
 _MAX_PARTS = 2**ROW_BITS
 _INT64_MAX = 2**63 - 1
 
-# What a file may ask of the reader. Deflate shrinks runs of zeros about a thousandfold, so
-# the sizes a zip claims are believed only up to this many times the file's own size (or
-# MIN_DECOMPRESSED_BYTES, for small files of sparse arrays); ordinary saves, compressed
-# or not, stay well inside it.
-DECOMPRESSION_RATIO = 64
-MIN_DECOMPRESSED_BYTES = 64 * 2**20
-# Likewise the header, whose JSON becomes Python objects of many times its size.
-HEADER_RATIO = 16
-MIN_HEADER_BYTES = 2**20
-# numpy writes .npy headers of about a hundred bytes; a longer one is damage.
-NPY_HEADER_BYTES = 4096
-# The header's JSON nests five levels deep (a vertex of a shape); far deeper is damage.
-MAX_HEADER_DEPTH = 16
-# The fields of a file's header, every one required.
 _HEADER_FIELDS = frozenset(
     {"format", "version", "settings", "state", "counts", "shapes", "handle_shapes"}
     | set(_ADDED_IN_4["header"])
@@ -746,7 +730,7 @@ def load(path, world_type: type):
         where = os.fspath(path)
         with open(where, "rb") as file:
             data = file.read()
-    header, arrays = _read_archive(data, where)
+    header, arrays = read_archive(data, where, _known_arrays(), _read_header, _array_limits)
     checked = _check(header, arrays, None, where, world_type)
     world = checked.world
     _apply(world, checked, None, None, fresh=True)
@@ -826,109 +810,6 @@ def _geometry_spec(shape) -> dict:
         return {"type": "Segment", "a": shape._a.tolist(), "b": shape._b.tolist(),
                 "radius": shape._radius}  # fmt: skip
     raise TypeError(f"cannot save a shape of type {kind.__name__}")
-
-
-class _Refused(ValueError):
-    """A problem with the file that deserves its own message, not "corrupt"."""
-
-
-def _read_archive(data: bytes, where: str) -> tuple[dict, dict]:
-    """The header (a dict) and the arrays (by name) of an .npz held in ``data``.
-
-    Nothing is decompressed before it is known to be wanted and small enough. Every
-    member's name must be one this engine reads. The header may claim at most HEADER_RATIO
-    times the file's size (or MIN_HEADER_BYTES); it is read first. The body and part arrays
-    may then claim no more than their shapes need by the header's counts, and those counts
-    no more than the header's own shapes allow (the part arrays are padded to the widest
-    part, so they can be large and compress very well in a legitimate file). All the other
-    arrays together may claim at most DECOMPRESSION_RATIO times the file's size (or
-    MIN_DECOMPRESSED_BYTES). A member is inflated only up to its claimed size, and its CRC
-    check catches one whose data differs. Each member's .npy header is checked against the
-    member's size before its data is read; object arrays are refused (numpy's
-    allow_pickle=False). ValueError for anything else.
-    """
-    if not data.startswith(b"PK"):
-        raise ValueError(f"{where}: not a world snapshot (not an .npz archive)")
-    arrays = {}
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = _checked_members(archive.infolist(), len(data))
-            header = _read_header(_read_npy(_inflate(archive, members["header"]), "header"), where)
-            _check_claims(members, _array_limits(header, where), len(data))
-            for key, info in members.items():
-                if key != "header":
-                    arrays[key] = _read_npy(_inflate(archive, info), key)
-    except _Refused as error:
-        raise ValueError(f"{where}: {error}") from None
-    except ValueError as error:
-        if str(error).startswith(f"{where}: "):  # the header's own checks
-            raise
-        raise ValueError(
-            f"{where}: truncated or corrupt file ({type(error).__name__}: {error})"
-        ) from None
-    except Exception as error:  # whatever a damaged archive makes zipfile or numpy raise
-        raise ValueError(
-            f"{where}: truncated or corrupt file ({type(error).__name__}: {error})"
-        ) from None
-    return header, arrays
-
-
-def _check_claims(members: dict, limits: dict, file_size: int) -> None:
-    """Refuse sizes the header does not allow: each array with a limit (name -> bytes) may
-    claim no more; the others share the budget the file's size gives."""
-    for key, info in members.items():
-        if key in limits and info.file_size > limits[key]:
-            raise _Refused(
-                f"array {key!r} claims {info.file_size} bytes, more than the header's "
-                f"counts allow ({limits[key]})"
-            )
-    budget = max(MIN_DECOMPRESSED_BYTES, DECOMPRESSION_RATIO * file_size)
-    claimed = sum(info.file_size for key, info in members.items() if key not in limits)
-    if claimed > budget:
-        raise _Refused(
-            f"its arrays claim {claimed} bytes, more than a file of {file_size} bytes may "
-            f"decompress to ({budget})"
-        )
-
-
-def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
-    """A member's data, decompressing no more than the size the zip directory claims.
-
-    (``archive.read`` would inflate a member in one go, whatever its claim, and only then
-    cut it to size.) Reading exactly the claimed size ends the stream, which checks its CRC:
-    a member that holds more, or other, data than claimed fails there.
-    """
-    with archive.open(info) as member:
-        data = member.read(info.file_size)
-    if len(data) != info.file_size:
-        raise ValueError(f"member {info.filename!r} is shorter than its claimed size")
-    return data
-
-
-def _checked_members(infos: list, file_size: int) -> dict:
-    """Array name -> ZipInfo, after checking names and claimed sizes (nothing is read)."""
-    members = {}
-    known = _known_arrays()
-    if "header.npy" not in {info.filename for info in infos}:
-        raise _Refused("not a world snapshot (no 'header' array)")
-    for info in infos:
-        name = info.filename
-        if not name.endswith(".npy"):
-            raise _Refused(f"unexpected member {name!r} (not an .npy array)")
-        key = name[: -len(".npy")]
-        if key != "header" and key not in known:
-            raise _Refused(f"unexpected array {key!r} (not one of a world snapshot)")
-        if key in members:
-            raise _Refused(f"array {key!r} appears twice")
-        members[key] = info
-    # The header is parsed into Python objects, which take many times its text: smaller.
-    header_budget = max(MIN_HEADER_BYTES, HEADER_RATIO * file_size)
-    if members["header"].file_size > header_budget:
-        raise _Refused(
-            f"array 'header' claims {members['header'].file_size} bytes, more than a file of "
-            f"{file_size} bytes may hold ({header_budget})"
-        )
-    return members
 
 
 def _known_arrays() -> dict:
@@ -1013,62 +894,12 @@ def _array_limits(header: dict, where: str) -> dict:
     return limits
 
 
-def _read_npy(member: bytes, name: str) -> np.ndarray:
-    stream = io.BytesIO(member)
-    version = np.lib.format.read_magic(stream)
-    if version == (1, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
-    elif version == (2, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
-    else:
-        raise ValueError(f"array {name!r}: unsupported .npy version {version}")
-    if dtype.hasobject:
-        raise _Refused(f"array {name!r} holds Python objects (pickled data is refused)")
-    if stream.tell() > NPY_HEADER_BYTES:
-        raise ValueError(f"array {name!r}: its .npy header is {stream.tell()} bytes long")
-    if math.prod(shape) * dtype.itemsize != len(member) - stream.tell():
-        raise ValueError(f"array {name!r}: its data does not match its shape {shape}")
-    stream.seek(0)
-    return np.lib.format.read_array(stream, allow_pickle=False)
-
-
 def _read_header(array, where: str) -> dict:
-    if array is None:
-        raise ValueError(f"{where}: not a world snapshot (no 'header' array)")
-    if array.dtype != np.uint8 or array.ndim != 1:
-        raise ValueError(f"{where}: not a world snapshot (its header is not UTF-8 bytes)")
-
-    def refuse(constant):
-        raise ValueError(f"{constant} is not a number")
-
-    try:
-        text = array.tobytes().decode("utf-8")
-        _check_nesting(text)
-        header = json.loads(text, parse_constant=refuse)
-    except (ValueError, RecursionError) as error:  # JSONDecodeError, UnicodeDecodeError too
-        raise ValueError(f"{where}: corrupt header ({error})") from None
-    if not isinstance(header, dict) or "format" not in header:
+    header = read_json(array, where)
+    if "format" not in header:
         raise ValueError(f"{where}: not a world snapshot (format name missing)")
     _check_format(header, where)
     return header
-
-
-# A JSON string, to be skipped when counting brackets (escaped quotes included).
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-
-
-def _check_nesting(text: str) -> None:
-    """ValueError when the JSON ``text`` nests deeper than MAX_HEADER_DEPTH.
-
-    Counted on the text before parsing, outside strings: a deeply nested document would
-    otherwise exhaust the parser's recursion.
-    """
-    bare = np.frombuffer(_JSON_STRING.sub("0", text).encode("utf-8"), dtype=np.uint8)
-    opening = (bare == ord("[")) | (bare == ord("{"))
-    closing = (bare == ord("]")) | (bare == ord("}"))
-    depth = np.cumsum(opening.astype(np.int64) - closing)
-    if len(depth) and depth.max() > MAX_HEADER_DEPTH:
-        raise ValueError(f"nested deeper than {MAX_HEADER_DEPTH} levels")
 
 
 def _check_format(header: dict, where: str) -> None:
