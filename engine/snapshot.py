@@ -230,7 +230,6 @@ from .axis_joints import AngularSpring, PrismaticJoint, RopeJoint, WheelJoint
 from .body import Body
 from .body_geometry import body_geometry
 from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
-from .chain import Chain
 from .drive_joints import MAX_RATIO, GearJoint, MotorJoint
 from .events import ContactTable, sensor_order, shape_pair_keys
 from .field_rules import RULES, column_message
@@ -249,8 +248,13 @@ from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 from .materials import MATERIAL_NAMES, part_shapes
 from .npz_archive import NPY_HEADER_BYTES, read_archive, read_json
 from .packing import concatenate, widen
-from .segments import Segment
-from .shapes import Box, Circle, ConcavePolygon, Polygon
+from .shape_specs import (
+    SHAPE_TYPES,
+    shape_from_spec,
+    shape_spec,
+    short,
+    spec_vertex_count,
+)
 from .snapshot_materials import (
     PART_COLUMNS,
     check_part_materials,
@@ -413,14 +417,6 @@ _JOINT_CLASSES = {
         RopeJoint, AngularSpring, GearJoint, MotorJoint,
     )
 }  # fmt: skip
-_SHAPE_TYPES = {
-    "Box": Box,
-    "Circle": Circle,
-    "Polygon": Polygon,
-    "ConcavePolygon": ConcavePolygon,
-    "Segment": Segment,
-    "Chain": Chain,
-}
 # Body-pair keys pack two ids into 32 bits each; point keys pack part rows into ROW_BITS.
 _MAX_IDS = 2**31
 _MAX_PARTS = 2**ROW_BITS
@@ -615,7 +611,7 @@ def snapshot(world) -> Snapshot:
     handles = list(world._handles) + [referenced[int(i)] for i in extra_ids]
     for handle in handles:
         for shape in handle._shapes:
-            if type(shape) not in _SHAPE_TYPES.values():
+            if type(shape) not in SHAPE_TYPES.values():
                 raise TypeError(f"cannot save a shape of type {type(shape).__name__}")
     header = {
         "format": FORMAT_NAME,
@@ -762,7 +758,7 @@ def _file_header(snap: Snapshot) -> dict:
         for shape in shapes:
             index = index_of_object.get(id(shape))
             if index is None:
-                spec = _shape_spec(shape)
+                spec = shape_spec(shape)
                 # Equal shapes (a Box(1, 1) built once per body) are stored once.
                 key = json.dumps(spec)
                 index = index_of_spec.setdefault(key, len(specs))
@@ -780,36 +776,6 @@ def _file_header(snap: Snapshot) -> dict:
         "tags": tags,
         "user_data": user_data,
     }
-
-
-def _shape_spec(shape) -> dict:
-    """A shape as its type name and constructor arguments (JSON-ready), with its own
-    settings (``Shape.material``) as further keys."""
-    return {**_geometry_spec(shape), **shape.material}
-
-
-def _geometry_spec(shape) -> dict:
-    kind = type(shape)
-    if kind is Box:
-        return {
-            "type": "Box",
-            "width": shape._width,
-            "height": shape._height,
-            "offset": shape._box_offset.tolist(),
-            "angle": shape._angle,
-        }
-    if kind is Circle:
-        return {"type": "Circle", "radius": shape._radius, "offset": shape._offset.tolist()}
-    if kind is Polygon:
-        return {"type": "Polygon", "vertices": shape._vertices.tolist()}
-    if kind is ConcavePolygon:
-        return {"type": "ConcavePolygon", "vertices": shape._outline.tolist()}
-    if kind is Chain:
-        return {"type": "Chain", "points": shape._points.tolist(), "loop": shape._loop}
-    if kind is Segment:
-        return {"type": "Segment", "a": shape._a.tolist(), "b": shape._b.tolist(),
-                "radius": shape._radius}  # fmt: skip
-    raise TypeError(f"cannot save a shape of type {kind.__name__}")
 
 
 def _known_arrays() -> dict:
@@ -868,7 +834,7 @@ def _array_limits(header: dict, where: str) -> dict:
         raise ValueError(f"{where}: header 'shapes' and 'handle_shapes' must be lists")
     if n > len(handle_shapes):
         raise ValueError(f"{where}: header counts {n} bodies but lists shapes for fewer")
-    vertices = [_spec_vertex_count(spec, i, where) for i, spec in enumerate(specs)]
+    vertices = [spec_vertex_count(spec, i, where) for i, spec in enumerate(specs)]
     most_parts, widest = 0, 4
     for indices in handle_shapes[:n]:
         if not isinstance(indices, list) or not all(
@@ -942,7 +908,7 @@ def _shapes_from_header(header: dict, where: str, room: np.ndarray) -> tuple:
                 f"{where}: header 'handle_shapes'[{i}] must be a non-empty list of shape "
                 f"indices below {len(specs)}, got {indices!r}"
             )
-    vertices = [_spec_vertex_count(spec, i, where) for i, spec in enumerate(specs)]
+    vertices = [spec_vertex_count(spec, i, where) for i, spec in enumerate(specs)]
     if header["version"] < 4:
         for i, spec in enumerate(specs):
             if set(spec) & set(MATERIAL_NAMES):
@@ -970,58 +936,8 @@ def _shapes_from_header(header: dict, where: str, room: np.ndarray) -> tuple:
             f"{where}: header 'shapes' of removed bodies hold {removed_only} vertices, more "
             "than the file's parts allow"
         )
-    shapes = [_shape_from_spec(spec, i, where) for i, spec in enumerate(specs)]
+    shapes = [shape_from_spec(spec, i, where) for i, spec in enumerate(specs)]
     return tuple(tuple(shapes[j] for j in indices) for indices in handle_shapes)
-
-
-_SHAPE_ARGUMENTS = {
-    "Box": ("width", "height", "offset", "angle"),
-    "Circle": ("radius", "offset"),
-    "Polygon": ("vertices",),
-    "ConcavePolygon": ("vertices",),
-    "Segment": ("a", "b", "radius"),
-    "Chain": ("points", "loop"),
-}
-
-
-def _spec_vertex_count(spec, index: int, where: str) -> int:
-    """Outline vertices a shape spec asks for (0 for a Box, Circle or Segment), checking
-    its form."""
-    kind = spec.get("type") if isinstance(spec, dict) else None
-    if (
-        not isinstance(kind, str)
-        or kind not in _SHAPE_ARGUMENTS
-        or not {"type", *_SHAPE_ARGUMENTS[kind]} <= set(spec)
-        or not set(spec) <= {"type", *_SHAPE_ARGUMENTS[kind], *MATERIAL_NAMES}
-    ):
-        raise ValueError(f"{where}: header 'shapes'[{index}] is not a shape: {_short(spec)}")
-    name = "points" if kind == "Chain" else "vertices"
-    if name not in spec:
-        return 0
-    if not isinstance(spec[name], list):
-        raise ValueError(f"{where}: header 'shapes'[{index}] {name} must be a list")
-    return len(spec[name])
-
-
-def _short(value, limit: int = 200) -> str:
-    """repr of a header value, cut short: a damaged file may hold a huge one."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _shape_from_spec(spec, index: int, where: str):
-    kind = spec["type"]  # the form was checked by _spec_vertex_count
-    values = {name: spec[name] for name in _SHAPE_ARGUMENTS[kind]}
-    numbers = [v for name, v in values.items() if name != "loop"]
-    if any(isinstance(v, (bool, str, dict)) or v is None for v in numbers):
-        raise ValueError(
-            f"{where}: header 'shapes'[{index}] has a non-numeric value: {_short(spec)}"
-        )
-    material = {name: spec[name] for name in MATERIAL_NAMES if name in spec}
-    try:
-        return _SHAPE_TYPES[kind](**values, **material)
-    except Exception as error:  # the shape's own checks (and any failure of a bad outline)
-        raise ValueError(f"{where}: header 'shapes'[{index}] ({kind}): {error}") from None
 
 
 # -- checking ----------------------------------------------------------------------------------
@@ -1314,7 +1230,7 @@ def _labels_from_header(header: dict, count: int, has_labels: bool, where: str) 
             raise ValueError(f"{where}: header {name!r} must be a list of {count} (N + E) items")
     for i, tag in enumerate(tags):
         if tag is not None and not (isinstance(tag, str) and tag):
-            raise ValueError(f"{where}: header 'tags'[{i}] is {_short(tag)}")
+            raise ValueError(f"{where}: header 'tags'[{i}] is {short(tag)}")
     return tuple(zip(tags, user_data))
 
 
