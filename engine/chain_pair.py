@@ -77,6 +77,42 @@ def _concave_end(s, before_x, before_y, after_x, after_y, nx, ny):
 
 
 @kernel(inline=True)
+def _front_gap(s, o, no, ro):
+    """Least separation along link s's front normal of the part of core o (no vertices,
+    rounded by ro) that lies in the strip beside the link (within its extent along the
+    direction of travel); inf when no part of it does. The rest of the core is the
+    neighbours'."""
+    fx, fy = s[2, 0], s[3, 0]
+    tx, ty = -fy, fx
+    lower = tx * s[0, 0] + ty * s[1, 0]
+    upper = tx * s[0, 1] + ty * s[1, 1]
+    gap = np.inf
+    for j in range(no):
+        # A vertex's rounding reaches into the strip from up to ro outside it.
+        at = tx * o[0, j] + ty * o[1, j]
+        outside = max(lower - at, at - upper, 0.0)
+        if outside <= ro:
+            below = fx * (o[0, j] - s[0, 0]) + fy * (o[1, j] - s[1, 0])
+            gap = min(gap, below - math.sqrt(ro * ro - outside * outside))
+        if no == 1:
+            break
+        k = j + 1 if j + 1 < no else 0
+        ax, ay, bx, by = o[0, j], o[1, j], o[0, k], o[1, k]
+        at_a, at_b = tx * ax + ty * ay, tx * bx + ty * by
+        if at_b == at_a:
+            continue  # across the strip: its ends (above) say it all
+        # The edge a-b clipped to [lower, upper] along the travel.
+        t0, t1 = (lower - at_a) / (at_b - at_a), (upper - at_a) / (at_b - at_a)
+        lo, hi = max(min(t0, t1), 0.0), min(max(t0, t1), 1.0)
+        if lo > hi:
+            continue
+        for t in (lo, hi):
+            x, y = ax + t * (bx - ax), ay + t * (by - ay)
+            gap = min(gap, fx * (x - s[0, 0]) + fy * (y - s[1, 0]) - ro)
+    return gap
+
+
+@kernel(inline=True)
 def _beside(s, o, no):
     """True when every vertex of core o lies beyond one end of link s (along its travel)."""
     tx, ty = -s[3, 0], s[2, 0]
@@ -133,10 +169,12 @@ def chain_pair(s, before_x, before_y, after_x, after_y, o, no, ro, vx, vy, sweep
         if _beside(s, o, no) and not concave:
             s[2, 1], s[3, 1] = fx, fy
             return nothing
-        gap = np.inf
-        for j in range(no):
-            gap = min(gap, fx * (o[0, j] - s[0, 0]) + fy * (o[1, j] - s[1, 0]))
-        gap -= ro
+        # Only the part of the core beside the link counts: a large core reaching past
+        # the link's ends must not be measured against the front line's extension.
+        gap = _front_gap(s, o, no, ro)
+        if gap == np.inf:
+            s[2, 1], s[3, 1] = fx, fy
+            return nothing
         count, x0, y0, s0, f0, x1, y1, s1, f1 = _rounded_clip(
             s, 2, 0, 0.0, o, no, ro, False, margin
         )

@@ -30,15 +30,23 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from engine import (
+    AngularSpring,
     Box,
+    Chain,
     Circle,
     ConcavePolygon,
     DistanceJoint,
+    GearJoint,
     HandlerError,
+    MotorJoint,
     MouseJoint,
     Polygon,
+    PrismaticJoint,
     RevoluteJoint,
+    RopeJoint,
+    Segment,
     WeldJoint,
+    WheelJoint,
     World,
     collide_many,
 )
@@ -85,8 +93,24 @@ def star(n: int, outer: float, inner: float) -> np.ndarray:
 @st.composite
 def shapes(draw):
     """One shape or a compound of every kind, sized from 5 cm to a few metres."""
-    kind = draw(st.sampled_from(["box", "circle", "polygon", "concave", "compound"]))
+    kind = draw(st.sampled_from(
+        ["box", "circle", "polygon", "concave", "compound", "capsule", "line", "chain", "mixed"]
+    ))  # fmt: skip
     size = draw(sizes)
+    if kind == "capsule":
+        return Segment((-size / 2, 0.0), (size / 2, draw(st.floats(-0.3, 0.3))), size / 4)
+    if kind == "line":  # no area: refused for a dynamic body
+        return Segment((-size, 0.0), (size, 0.0))
+    if kind == "chain":  # one-sided terrain: refused for a dynamic body
+        xs = np.linspace(3 * size, -3 * size, draw(st.integers(2, 8)))
+        return Chain(np.column_stack([xs, 0.2 * size * np.sin(xs)]))
+    if kind == "mixed":  # shapes with their own settings beside a plain one
+        own = draw(st.fixed_dictionaries({}, optional={
+            "density": st.floats(0.1, 10), "friction": st.floats(0, 1.5),
+            "restitution": st.floats(0, 1), "sensor": st.booleans(),
+            "category": st.sampled_from([1, 2, 4]), "mask": st.sampled_from([0xFFFF, 0x0001]),
+        }))  # fmt: skip
+        return [Box(size, size / 2, **own), Circle(size / 3, (size / 2, size / 3))]
     if kind == "box":
         return Box(size, draw(sizes), offset=draw(st.tuples(*[st.floats(-0.5, 0.5)] * 2)))
     if kind == "circle":
@@ -184,10 +208,19 @@ def assert_same_world(a: World, b: World) -> None:
 
 
 def shape_poses(body) -> list:
-    """World pose of each of a body's shapes (the body's position is their centroid)."""
+    """World pose of each of a body's shapes (the body's position is their centre of mass,
+    weighted by each shape's own density or the body's; for shapes without area, the mean
+    of their centroids)."""
     shapes = body.shapes
+    densities = [shape.density or body.density for shape in shapes]
     area = sum(shape.area for shape in shapes)
-    centroid = sum(shape.area * shape.centroid for shape in shapes) / area
+    if area == 0.0:
+        centroid = sum(shape.centroid for shape in shapes) / len(shapes)
+    elif len(set(densities)) == 1:  # as the engine weighs one density: by area
+        centroid = sum(shape.area * shape.centroid for shape in shapes) / area
+    else:
+        masses = [density * shape.area for density, shape in zip(densities, shapes)]
+        centroid = sum(m * shape.centroid for m, shape in zip(masses, shapes)) / sum(masses)
     c, s = math.cos(body.angle), math.sin(body.angle)
     turned = np.array([c * centroid[0] - s * centroid[1], s * centroid[0] + c * centroid[1]])
     x, y = body.position - turned
@@ -200,7 +233,8 @@ def fresh_copy(world: World) -> World:
     for body in world.bodies:
         other.add_body(
             list(body.shapes), position=body.position, angle=body.angle, kind=body.kind,
-            sensor=body.sensor, category=body.category, mask=body.mask,
+            sensor=body.sensor, category=body.category, mask=body.mask, group=body.group,
+            density=body.density,  # shapes without their own weigh the centroid by it
         )  # fmt: skip
     return other
 
@@ -275,6 +309,11 @@ class WorldMachine(RuleBasedStateMachine):
     )
     def add_body(self, data, shape, position, angle, velocity, spin, kind):
         if len(self.world.bodies) >= 30:
+            return
+        parts = shape if isinstance(shape, list) else [shape]
+        arealess = sum(p.area for p in parts) == 0.0 or any(isinstance(p, Chain) for p in parts)
+        if kind == "dynamic" and arealess:
+            self.must_refuse(lambda: self.world.add_body(shape, kind="dynamic"))
             return
         if kind == "static":
             velocity, spin = (0.0, 0.0), 0.0
@@ -365,7 +404,11 @@ class WorldMachine(RuleBasedStateMachine):
                 self.must_refuse(lambda: body.apply_force((1.0, 0.0), point=value))
 
     # -- joints --
-    @rule(data=st.data(), kind=st.sampled_from(["revolute", "distance", "spring", "weld", "mouse"]))
+    @rule(
+        data=st.data(),
+        kind=st.sampled_from(["revolute", "distance", "spring", "weld", "mouse", "prismatic",
+                              "wheel", "rope", "angular", "gear", "motor"]),
+    )  # fmt: skip
     def add_joint(self, data, kind):
         a = self.body(data)
         b = self.body(data) if data.draw(st.booleans()) else None
@@ -386,6 +429,22 @@ class WorldMachine(RuleBasedStateMachine):
                 return DistanceJoint(a, b, anchor, other, frequency=frequency, damping=0.3)
             if kind == "weld":
                 return WeldJoint(a, b, anchor) if b is not None else WeldJoint(a, None, anchor)
+            axis = (math.cos(data.draw(st.floats(0, 6))), 1.0)
+            if kind == "prismatic":
+                return PrismaticJoint(a, b, anchor, axis, lower=-1.0, upper=1.0,
+                                      motor_speed=0.5, max_motor_force=20.0)  # fmt: skip
+            if kind == "wheel":
+                return WheelJoint(a, b, anchor, axis, frequency=3.0, damping=0.5,
+                                  motor_speed=-2.0, max_motor_torque=10.0)  # fmt: skip
+            if kind == "rope":
+                return RopeJoint(a, b, anchor, data.draw(points), length=2.0)
+            if kind == "angular":
+                return AngularSpring(a, b, frequency=2.0, damping=0.3)
+            if kind == "gear":
+                return GearJoint(a, b, ratio=data.draw(st.floats(0.5, 3.0)))
+            if kind == "motor":
+                return MotorJoint(a, b, linear_offset=(1.0, 0.0), max_force=30.0,
+                                  max_torque=10.0)  # fmt: skip
             return MouseJoint(
                 a, anchor, max_force=50.0 * max(1.0, a.mass if a.kind == "dynamic" else 1.0)
             )
@@ -539,11 +598,15 @@ class WorldMachine(RuleBasedStateMachine):
         hit = self.world.shape_cast(shape, pose, motion)
         best, owners = np.inf, []
         for body in self.world.bodies:
-            if body.sensor:
+            # Casts pass sensors: a shape's own setting, else its body's.
+            solid = [s.sensor is False or (s.sensor is None and not body.sensor)
+                     for s in body.shapes]  # fmt: skip
+            if not any(solid):
                 continue
-            poses = np.array(shape_poses(body))
+            poses = np.array(shape_poses(body))[solid]
+            kept = [s for s, keep in zip(body.shapes, solid) if keep]
             found = collide_many(
-                shape, np.tile(pose, (len(poses), 1)), list(body.shapes), poses,
+                shape, np.tile(pose, (len(poses), 1)), kept, poses,
                 np.tile(motion, (len(poses), 1)), 1.0,
             )  # fmt: skip
             toi = np.nanmin(np.where(np.isnan(found.toi), np.inf, found.toi))
