@@ -37,7 +37,10 @@ step reports began/ended exactly as it would have; and the last step's events an
 contacts, so that ``world.events`` and ``world.contacts`` read the same after a restore).
 Every attribute of a World is listed either in SAVED_ATTRIBUTES or in EXCLUDED_ATTRIBUTES
 (with the reason); ``snapshot`` refuses a World with an attribute in neither list, so that
-new state cannot be left out silently.
+new state cannot be left out silently. A component the World holds (the event log,
+``engine.event_log``) lists its own attributes (its SAVED and EXCLUDED) and carries its own
+part of the format: ``to_arrays`` gives its arrays, ``validate`` checks a file's and
+``from_arrays`` builds it again; this module only calls them.
 
 Event handlers
 --------------

@@ -38,6 +38,7 @@ from engine import (
     WheelJoint,
     World,
 )
+from engine.event_log import EventLog
 from engine.materials import PART_MATERIALS
 from engine.snapshot import (
     EXCLUDED_ATTRIBUTES,
@@ -427,6 +428,18 @@ def test_snapshot_refuses_an_attribute_it_does_not_know():
     world = small_world(0)
     world._ropes = []
     with pytest.raises(TypeError, match="_ropes"):
+        snapshot(world)
+
+
+def test_every_event_log_attribute_is_saved_or_excluded():
+    """The event log lists its own attributes as the World does; the same rules hold."""
+    assert not EventLog.SAVED.keys() & EventLog.EXCLUDED.keys()
+    known = EventLog.SAVED.keys() | EventLog.EXCLUDED.keys()
+    for world in (World(), small_world()):
+        assert set(vars(world._event_log)) == known, set(vars(world._event_log)) ^ known
+    world = small_world(0)
+    world._event_log.ropes = []
+    with pytest.raises(TypeError, match="EventLog attribute.*ropes"):
         snapshot(world)
 
 
