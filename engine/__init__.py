@@ -11,12 +11,13 @@ from .bulk_views import ContactArrays, JointArrays, PartArrays
 from .chain import Chain
 from .collide import Collision, CollisionBatch, collide, collide_many
 from .drive_joints import GearJoint, MotorJoint
+from .event_handlers import HandlerError
 from .events import Contact, Event, SensorOverlap
 from .joint_base import Joint
 from .joints import DistanceJoint, MouseJoint, RevoluteJoint, WeldJoint
 from .segments import Segment
 from .shapes import Box, Circle, ConcavePolygon, Polygon, Shape
-from .world import HandlerError, World
+from .world import World
 
 __all__ = [
     "Body",

@@ -37,7 +37,10 @@ step reports began/ended exactly as it would have; and the last step's events an
 contacts, so that ``world.events`` and ``world.contacts`` read the same after a restore).
 Every attribute of a World is listed either in SAVED_ATTRIBUTES or in EXCLUDED_ATTRIBUTES
 (with the reason); ``snapshot`` refuses a World with an attribute in neither list, so that
-new state cannot be left out silently.
+new state cannot be left out silently. A component the World holds (the event log,
+``engine.event_log``) lists its own attributes (its SAVED and EXCLUDED) and carries its own
+part of the format: ``to_arrays`` gives its arrays, ``validate`` checks a file's and
+``from_arrays`` builds it again; this module only calls them.
 
 Event handlers
 --------------
@@ -221,7 +224,6 @@ import pickle
 import secrets
 import threading
 import weakref
-from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 
 import numpy as np
@@ -231,7 +233,8 @@ from .body import Body
 from .body_geometry import body_geometry
 from .body_store import BODY_FIELDS, DYNAMIC, KIND_CODES, PartTable, Table
 from .drive_joints import MAX_RATIO, GearJoint, MotorJoint
-from .events import ContactTable, sensor_order, shape_pair_keys
+from .event_arrays import layout as event_layout
+from .event_log import EventLog
 from .field_rules import RULES, column_message
 from .joint_store import (
     ANGULAR_SPRING,
@@ -258,7 +261,6 @@ from .shape_specs import (
 from .snapshot_materials import (
     PART_COLUMNS,
     check_part_materials,
-    check_shape_indices,
     fill_parts_from_bodies,
     shape_densities_of_parts,
 )
@@ -350,28 +352,20 @@ SAVED_ATTRIBUTES = {
     "_steps": "header state.steps",
     "_pose_revision": "header state.pose_revision",
     "_next_island": "header state.next_island",
-    "_contact_keys": "array contact_keys: decides the next step's contact_begin/end",
-    "_sensor_keys": "array sensor_keys: decides the next step's sensor_begin/end",
-    "_sensor_handles": "array sensor_handles (ids): the subjects of the next sensor_end",
-    "_sensor_shapes": "array sensor_shapes: their shapes (indices in the bodies' shapes)",
-    "_contact_tables": "arrays contacts.*: the last two steps' contacts, summed per pair",
-    "_pending": "arrays events.*: the last step's events (world.events)",
-    "_sensor_pending": "arrays events.sensor_*: the last step's sensor events",
+    "_event_log": "the event log: its to_arrays (contact_keys, sensor_*, contacts.*, "
+    "events.*; its own SAVED and EXCLUDED say what of it), header state.stepped",
 }
 EXCLUDED_ATTRIBUTES = {
-    "_handlers": "code, not state: restore keeps the world's own, files hold no code; "
-    "deepcopy and pickle carry them separately",
     "_handle_array": "cache of _handles as an object array, rebuilt on demand",
-    "_contact_sources": "the raw manifolds behind _contact_tables, which are saved instead "
-    "(summed per body pair: all that contacts and events read)",
-    "_events": "cache of Event objects, rebuilt on demand from _pending",
     # Within a step only: snapshot and restore refuse to run during a step (from a presolve
     # handler), and between steps these are always False, [] and None.
     "_stepping": "true only during a step",
     "_running": "true only while step() or advance() runs (refuses stepping from a handler)",
     "_deferred": "adds, removes and writes asked for during a step, applied at its end",
-    "_presolve_error": "a presolve handler's error, raised at the end of its step",
 }
+# The components a World holds, each listing its own attributes (saved or excluded), as the
+# World's are listed above: World attribute -> the component's class.
+_COMPONENTS = {"_event_log": EventLog}
 
 # World() argument -> World attribute, for the settings.
 _SETTINGS = {
@@ -549,6 +543,15 @@ def snapshot(world) -> Snapshot:
             "engine.snapshot: add each to SAVED_ATTRIBUTES (and save it) or to "
             "EXCLUDED_ATTRIBUTES (with the reason)"
         )
+    for attribute, component in _COMPONENTS.items():
+        unknown = set(vars(getattr(world, attribute))) - component.SAVED.keys()
+        unknown -= component.EXCLUDED.keys()
+        if unknown:
+            raise TypeError(
+                f"{component.__name__} attribute(s) {', '.join(sorted(unknown))} neither saved "
+                f"nor excluded: add each to {component.__name__}.SAVED (and to its to_arrays) "
+                "or to its EXCLUDED (with the reason)"
+            )
     arrays = {}
     bodies, parts, joints = world._bodies, world._parts, world._joints
     for prefix, table in (("body", bodies), ("part", parts.table), ("joint", joints)):
@@ -577,34 +580,8 @@ def snapshot(world) -> Snapshot:
             referenced[int(extra)] = handles.ravel()[np.flatnonzero(flat == extra)[0]]
         return ids
 
-    arrays["contact_keys"] = world._contact_keys.copy()
-    arrays["sensor_keys"] = world._sensor_keys.copy()
-    arrays["sensor_handles"] = ids_of(world._sensor_handles)
-    arrays["sensor_shapes"] = world._sensor_shapes.copy()
-    for which, label in ((0, "previous"), (1, "last")):
-        # Builds the world's lazy contact table if nobody has asked for it yet.
-        table = world._contact_table(which)
-        for field in dataclass_fields(table):
-            value = getattr(table, field.name)
-            if value.dtype == object:
-                value = ids_of(value)
-            arrays[f"contacts.{label}.{field.name}"] = np.array(value)
-    pending = getattr(world, "_pending", None)
-    stepped = pending is not None
-    if stepped:
-        began, persisting, ended = pending
-        old_handles, _, sensor_began, sensor_ended, old_shapes, _ = world._sensor_pending
-    else:
-        began = persisting = ended = sensor_began = sensor_ended = np.zeros(0, dtype=bool)
-        old_handles = np.empty((0, 2), dtype=object)
-        old_shapes = np.zeros((0, 2), dtype=np.int64)
-    arrays["events.began"] = np.array(began, dtype=bool)
-    arrays["events.persisting"] = np.array(persisting, dtype=bool)
-    arrays["events.ended"] = np.array(ended, dtype=bool)
-    arrays["events.sensor_old_handles"] = ids_of(np.asarray(old_handles).reshape(-1, 2))
-    arrays["events.sensor_old_shapes"] = np.array(old_shapes, dtype=np.int64).reshape(-1, 2)
-    arrays["events.sensor_began"] = np.array(sensor_began, dtype=bool)
-    arrays["events.sensor_ended"] = np.array(sensor_ended, dtype=bool)
+    arrays.update(world._event_log.to_arrays(ids_of))
+    stepped = world._event_log.stepped
 
     extra_ids = np.array(sorted(referenced), dtype=np.int64)
     arrays["extra_handle_ids"] = extra_ids
@@ -793,27 +770,7 @@ def _known_arrays() -> dict:
         layout[f"warm.{name}"] = (("W",), template.dtype)
     layout["row_of_id"] = (("I",), np.int64)
     layout["extra_handle_ids"] = (("E",), np.int64)
-    layout["contact_keys"] = (("C",), np.int64)
-    layout["sensor_keys"] = (("S", 2), np.int64)
-    layout["sensor_handles"] = (("S", 2), np.int64)
-    layout["sensor_shapes"] = (("S", 2), np.int64)
-    empty = ContactTable.empty()
-    for label, size, points in (("previous", "C0", "Q0"), ("last", "C", "Q")):
-        for field in dataclass_fields(empty):
-            template = getattr(empty, field.name)
-            leading = points if field.name in ("points", "pair_of_point") else size
-            dtype = np.int64 if template.dtype == object else template.dtype
-            layout[f"contacts.{label}.{field.name}"] = ((leading, *template.shape[1:]), dtype)
-    for name, dims in (
-        ("began", ("C",)),
-        ("persisting", ("C",)),
-        ("ended", ("C0",)),
-        ("sensor_began", ("S",)),
-        ("sensor_ended", ("S0",)),
-    ):
-        layout[f"events.{name}"] = (dims, bool)
-    layout["events.sensor_old_handles"] = (("S0", 2), np.int64)
-    layout["events.sensor_old_shapes"] = (("S0", 2), np.int64)
+    layout.update(event_layout())
     return layout
 
 
@@ -1190,7 +1147,7 @@ def _check(
     check.require(np.diff(extra) > 0, "array 'extra_handle_ids' is not sorted and unique")
     check.require(row_of_id[extra] == -1, "array 'extra_handle_ids' names live bodies")
     handle_ids = np.concatenate([bodies["body_id"], extra])
-    _check_events(check, state, handle_ids, has_labels)
+    EventLog.validate(check, state["stepped"], handle_ids, has_labels)
     check.finish()
 
     # Last, the shapes: built only now, within what the file's parts allow.
@@ -1202,7 +1159,7 @@ def _check(
             f"header 'handle_shapes' has {len(shapes)} entries, expected {len(handle_ids)} (N + E)"
         )
     _check_geometry(check, shapes[:n], bodies, parts, k, newer, has_labels)
-    _check_event_shapes(check, shapes, handle_ids, state["next_id"])
+    EventLog.validate_shapes(check, shapes, handle_ids, state["next_id"])
     if labels is None:
         labels = _labels_from_header(header, len(handle_ids), has_labels, where)
 
@@ -1490,116 +1447,6 @@ def _check_parts(check: _Checker, parts: dict, n: int, k: int, next_uid: int) ->
     check.require(len(np.unique(uid)) == len(uid), "array 'part.uid' repeats ids")
 
 
-def _check_events(
-    check: _Checker, state: dict, handle_ids: np.ndarray, has_shapes: bool = True
-) -> None:
-    """Keys sorted and unique, named bodies known, lengths as the event code indexes them.
-
-    has_shapes: the file names the shapes of sensor overlaps and contacts (version 4);
-    an older one's are filled in as each body's first shape."""
-
-    def names_known(ids: np.ndarray, name: str) -> None:
-        check.require(np.isin(ids, handle_ids), f"array {name!r} names unknown bodies")
-
-    def sorted_keys(name: str, size: str, keys=None) -> np.ndarray:
-        keys = check.take(name, np.int64, (size,)) if keys is None else keys
-        check.require(keys >= 0, f"array {name!r} holds negative keys")
-        check.require(np.diff(keys) > 0, f"array {name!r} is not sorted and unique")
-        # A key packs two body ids, the smaller first: both must name known bodies.
-        first, second = keys >> 32, keys & 0xFFFFFFFF
-        check.require(first < second, f"array {name!r} holds keys that are not body pairs")
-        names_known(np.concatenate([first, second]), name)
-        return keys
-
-    def keys_of(pairs: np.ndarray) -> np.ndarray:
-        """Body-pair keys of (M, 2) body ids, as the step makes them."""
-        return np.minimum(pairs[:, 0], pairs[:, 1]) << 32 | np.maximum(pairs[:, 0], pairs[:, 1])
-
-    contact_keys = sorted_keys("contact_keys", "C")
-    # Sensor overlaps are per shape pair: (body-pair key, shape-pair key) rows, sorted.
-    sensor_handles = check.take("sensor_handles", np.int64, ("S", 2))
-    if has_shapes:
-        sensor_keys = check.take("sensor_keys", np.int64, ("S", 2))
-        sensor_shapes = check.take("sensor_shapes", np.int64, ("S", 2))
-        old_shapes = check.take("events.sensor_old_shapes", np.int64, ("S0", 2))
-    else:
-        sensor_shapes = np.zeros_like(sensor_handles)
-        body_keys = check.take("sensor_keys", np.int64, ("S",))
-        sensor_keys = np.column_stack([body_keys, np.zeros_like(body_keys)])
-        check.supply("sensor_keys", sensor_keys)
-        check.supply("sensor_shapes", sensor_shapes)
-        old_shapes = None
-    rank = sensor_order(sensor_keys[:, 0], sensor_keys[:, 1])
-    check.require(np.diff(rank) > 0, "array 'sensor_keys' is not sorted and unique")
-    sorted_keys("sensor_keys", "S", np.unique(sensor_keys[:, 0]))
-    check.require(sensor_keys[:, 1] >= 0, "array 'sensor_keys' holds negative keys")
-    names_known(sensor_handles, "sensor_handles")
-    check.require(
-        keys_of(sensor_handles) == sensor_keys[:, 0],
-        "arrays 'sensor_keys' and 'sensor_handles' differ",
-    )
-    check.require(
-        shape_pair_keys(sensor_handles, sensor_shapes) == sensor_keys[:, 1],
-        "arrays 'sensor_keys' and 'sensor_shapes' differ",
-    )
-    empty = ContactTable.empty()
-    for label, size, points in (("previous", "C0", "Q0"), ("last", "C", "Q")):
-        for field in dataclass_fields(empty):
-            name = f"contacts.{label}.{field.name}"
-            template = getattr(empty, field.name)
-            if field.name == "shapes" and not has_shapes:
-                # Before shapes were named: each body's first shape.
-                check.supply(name, np.zeros((check.sizes[size], 2), dtype=np.int64))
-                continue
-            trailing = template.shape[1:]
-            leading = points if field.name in ("points", "pair_of_point") else size
-            dtype = np.int64 if template.dtype == object else template.dtype
-            value = check.take(name, dtype, (leading, *trailing))
-            if field.name == "keys":
-                value = sorted_keys(name, size)
-                keys = value
-            elif template.dtype == object:
-                names_known(value, name)
-                check.require(keys_of(value) == keys, f"arrays {name!r} and its keys differ")
-            elif field.name == "pair_of_point":
-                check.require(
-                    (value >= 0) & (value < check.sizes[size]), f"array {name!r} out of range"
-                )
-            elif value.dtype.kind == "f":
-                check.require(np.isfinite(value), f"array {name!r} holds NaN or infinity")
-    # The pairs touching after the last step are the last step's contacts.
-    check.require(
-        np.array_equal(contact_keys, check.arrays["contacts.last.keys"]),
-        "arrays 'contact_keys' and 'contacts.last.keys' differ",
-    )
-    check.take("events.began", bool, ("C",))
-    check.take("events.persisting", bool, ("C",))
-    check.take("events.ended", bool, ("C0",))
-    names_known(check.take("events.sensor_old_handles", np.int64, ("S0", 2)), "sensor_old_handles")
-    check.take("events.sensor_began", bool, ("S",))
-    check.take("events.sensor_ended", bool, ("S0",))
-    if old_shapes is None:
-        check.supply("events.sensor_old_shapes", np.zeros((check.sizes["S0"], 2), np.int64))
-    if not state["stepped"]:
-        for size in ("C", "C0", "S", "S0"):
-            check.require(check.sizes[size] == 0, "events recorded for a world that never stepped")
-
-
-def _check_event_shapes(check: _Checker, shapes: tuple, handle_ids, next_id: int) -> None:
-    """The shape indices of the event arrays name shapes their bodies have: shapes, the
-    handles' shapes (in the order of handle_ids)."""
-    counts = np.zeros(max(1, next_id), dtype=np.int64)
-    counts[handle_ids] = [len(body_shapes) for body_shapes in shapes]
-    arrays = check.arrays
-    for ids, indices in (
-        ("sensor_handles", "sensor_shapes"),
-        ("events.sensor_old_handles", "events.sensor_old_shapes"),
-        ("contacts.last.handles", "contacts.last.shapes"),
-        ("contacts.previous.handles", "contacts.previous.shapes"),
-    ):
-        check_shape_indices(check, counts, arrays[ids], arrays[indices], indices)
-
-
 # -- building ----------------------------------------------------------------------------------
 def _apply(
     world,
@@ -1664,28 +1511,10 @@ def _apply(
         result[...] = by_id[ids]
         return result
 
-    tables = []
-    for label in ("previous", "last"):
-        values = {}
-        for field in dataclass_fields(ContactTable):
-            name = f"contacts.{label}.{field.name}"
-            values[field.name] = handles_of(name) if field.name == "handles" else arrays[name]
-        tables.append(ContactTable(**{key: np.array(v) for key, v in values.items()}))
-    sensor_handles = handles_of("sensor_handles")
-    if state["stepped"]:
-        pending = tuple(
-            arrays[f"events.{name}"].copy() for name in ("began", "persisting", "ended")
-        )
-        sensor_pending = (
-            handles_of("events.sensor_old_handles"),
-            sensor_handles,
-            arrays["events.sensor_began"].copy(),
-            arrays["events.sensor_ended"].copy(),
-            arrays["events.sensor_old_shapes"].copy(),
-            arrays["sensor_shapes"].copy(),
-        )
-    else:
-        pending = sensor_pending = None
+    # Restore keeps the world's own handlers (code, not state).
+    event_log = EventLog.from_arrays(
+        arrays, handles_of, state["stepped"], world._event_log.handlers
+    )
 
     # Nothing below can fail: the world changes completely or (above) not at all.
     previous_revision = world._pose_revision
@@ -1712,15 +1541,7 @@ def _apply(
         # Past every value this world had: a query index cached for any earlier state of
         # it (another restore of this very snapshot included) must not match any more.
         world._pose_revision = max(state["pose_revision"], previous_revision) + 1
-    world._contact_keys = arrays["contact_keys"].copy()
-    world._sensor_keys = arrays["sensor_keys"].copy()
-    world._sensor_handles = sensor_handles
-    world._sensor_shapes = arrays["sensor_shapes"].copy()
-    world._contact_sources = (None, None)
-    world._contact_tables = tuple(tables)
-    world._pending = pending
-    world._sensor_pending = sensor_pending
-    world._events = None
+    world._event_log = event_log
 
 
 def _build_joint_handles(world, joints: dict, by_id: np.ndarray, references: tuple | None):
@@ -1763,7 +1584,11 @@ def world_getstate(world) -> dict:
     snap = snapshot(world)
     # Outside the (shared, immutable) snapshot, so that deepcopy copies the user data.
     user_data = [data for _, data in snap._labels]
-    return {"snapshot": snap, "handlers": _Handlers(world._handlers), "user_data": user_data}
+    return {
+        "snapshot": snap,
+        "handlers": _Handlers(world._event_log.handlers),
+        "user_data": user_data,
+    }
 
 
 def world_setstate(world, state: dict) -> None:
@@ -1786,7 +1611,7 @@ def world_setstate(world, state: dict) -> None:
     handlers = state.get("handlers")
     if isinstance(handlers, _Handlers):
         for event, functions in handlers.by_event.items():
-            world._handlers[event] = list(functions)
+            world._event_log.handlers[event] = list(functions)
 
 
 class _Handlers:

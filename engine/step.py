@@ -53,6 +53,7 @@ def advance_one_step(world) -> None:
     owner = world._parts.table.view("body")
     part = world._parts.table.columns()
     jointed = world._jointed_keys()
+    events = world._event_log
 
     # 1. forces -> velocities (sleeping bodies feel nothing until woken)
     velocity, start, inv_mass, inv_inertia, dynamic = start_of_step(
@@ -85,13 +86,17 @@ def advance_one_step(world) -> None:
             part["restitution"], body["thickness"], dt, speculative, flip_tolerance, slop,
             world._warm,
         )  # fmt: skip
-        manifolds, ignored = world._presolve(manifolds, body)
+        manifolds, ignored = events.presolve(
+            manifolds, body["body_id"], world._handles_by_row(), part["shape"]
+        )
         ignored = np.ascontiguousarray(ignored, dtype=np.int64)
         if len(ignored):
             # Pairs a presolve handler ignored must not stop each other in the sweep either.
             keys = body_pair_keys(solid[2], solid[3], body["body_id"])
             solid = solid[:, ~np.isin(keys, ignored)]
-    sensors = world._sensor_overlaps(parts, sensing, start, body, part)
+    sensors = events.sensor_overlaps(
+        parts, sensing, start, body["body_id"], part["sensor"], part["shape"]
+    )
 
     # 4. velocity solve, on the constraints where something can move: contacts inside a
     # sleeping island (or against static ground) are kept for events but cost nothing
@@ -129,7 +134,10 @@ def advance_one_step(world) -> None:
     if len(manifolds) or len(world._warm.keys):
         world._warm.store(warm)
     world._steps += 1
-    world._record_events(manifolds, sensors, body)
+    events.record(
+        manifolds, sensors, body["body_id"], world._handles_by_row(),
+        world._parts.table.view("shape"),
+    )  # fmt: skip
     if world.sleep:
         world._next_island = fall_asleep(
             body["kind"], body["awake"], body["velocity"], body["angular_velocity"],

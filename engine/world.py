@@ -25,26 +25,11 @@ from .bulk_views import (
     ContactArrays,
     JointArrays,
     PartArrays,
-    contact_arrays,
     joint_arrays,
     part_arrays,
 )
 from .character import move_and_slide
-from .contact_solver import Manifolds
-from .events import (
-    EVENT_NAMES,
-    ContactTable,
-    Event,
-    SensorOverlap,
-    TaggedHandler,
-    began_and_ended,
-    body_pair_keys,
-    contact_table,
-    group_by_pair,
-    sensor_order,
-    shape_pair_keys,
-    touching_pairs,
-)
+from .event_log import EventLog
 from .filtering import check_bits, check_group, check_tag
 from .joint_base import Joint
 from .joint_store import JOINT_FIELDS, WORLD, joint_slots
@@ -58,7 +43,6 @@ from .materials import (
     shape_densities,
 )
 from .motion_settings import check_damping, check_gravity_scale
-from .narrowphase import collide_parts
 from .queries import query_aabb, query_point, shape_cast
 from .raycast import raycast, raycast_all, raycast_many
 from .segments import check_dynamic
@@ -207,15 +191,7 @@ class World(WorldBase):
         self._stepping = False
         self._running = False
         self._deferred: list = []
-        self._presolve_error = None
-        self._handlers = {name: [] for name in EVENT_NAMES}
-        self._contact_sources = (None, None)
-        self._contact_tables = (None, None)
-        self._contact_keys = np.zeros(0, dtype=np.int64)
-        self._sensor_keys = NO_SENSOR_KEYS
-        self._sensor_handles = np.empty((0, 2), dtype=object)
-        self._sensor_shapes = NO_SENSOR_KEYS
-        self._events: list[Event] = []
+        self._event_log = EventLog()
         self._handle_array = np.empty(0, dtype=object)
         self._units_per_meter = units
         self._linear_slop = tolerances["linear_slop"]
@@ -866,14 +842,14 @@ class World(WorldBase):
         finally:
             self._stepping = False
         self._apply_deferred()
-        error, self._presolve_error = self._presolve_error, None
+        error = self._event_log.take_presolve_error()
         if error is not None:
             raise error
-        self._dispatch()
+        self._event_log.dispatch()
 
     def _wake_touching(self, body_id: int) -> None:
         """Wake the islands of the bodies that touched body ``body_id`` in the last step."""
-        keys = self._contact_keys
+        keys = self._event_log.contact_keys
         ids = np.concatenate(
             [
                 keys[(keys >> 32) == body_id] & 0xFFFFFFFF,
@@ -942,132 +918,12 @@ class World(WorldBase):
         """The pairs touching after the last step as arrays (``world.contacts`` as a
         table): rows (C, 2), normal (C, 2), depth, normal_impulse, tangent_impulse (C,),
         points (Q, 2), pair_of_point (Q,). See ``engine.bulk_views``."""
-        return contact_arrays(self._contact_table(1), self._row_of_id)
+        return self._event_log.contact_arrays(self._row_of_id)
 
     def joint_arrays(self) -> JointArrays:
         """Every joint as arrays: kind (J,), rows (J, 2) (-1: the world), anchors
         (J, 2, 2) in the bodies' frames, frequency (J,). See ``engine.bulk_views``."""
         return joint_arrays(self._joints, self._joint_slots(), self._bodies.count)
-
-    def _presolve(self, manifolds: Manifolds, arrays):
-        """Let ``presolve`` handlers drop contacts for this step (one-way platforms).
-
-        Returns the manifolds kept and the (K,) body-pair keys of the pairs dropped.
-        """
-        handlers = self._handlers["presolve"]
-        if not handlers or len(manifolds) == 0:
-            return manifolds, np.zeros(0, dtype=np.int64)
-        keys = body_pair_keys(manifolds.body_a, manifolds.body_b, arrays["body_id"])
-        table = contact_table(
-            manifolds, np.ones(len(manifolds), dtype=bool), keys, self._handles_by_row(),
-            self._parts.table.view("shape")[manifolds.parts],
-        )  # fmt: skip
-        unique, pair = group_by_pair(keys)
-        keep_pair = np.ones(len(unique), dtype=bool)
-        # One call per touching body pair: user code decides, so this loop is inherent.
-        for i in range(len(table)):
-            contact = table.contact(i)
-            for handler in handlers:
-                try:
-                    verdict = self._call(handler, "presolve", contact)
-                except HandlerError as error:
-                    # The step still completes; the error is raised once it has.
-                    self._presolve_error = self._presolve_error or error
-                    continue
-                # False (or numpy's False) ignores the contact; None keeps it.
-                if verdict is not None and not verdict:
-                    keep_pair[i] = False
-                    break
-        return manifolds.subset(np.flatnonzero(keep_pair[pair])), unique[~keep_pair]
-
-    def _sensor_overlaps(self, parts, sensing, start, arrays, part):
-        """Shape pairs (sensor, other) overlapping now, one per pair of shapes: keys (K, 2)
-        (body-pair key, shape-pair key; sorted), body rows (K, 2) and shape indices (K, 2).
-
-        sensing: (4, S) rows part_a, part_b, body_a, body_b; start: (N + 1, 3) poses;
-        arrays, part: the body and part columns.
-        """
-        if sensing.shape[1] == 0:
-            return NO_SENSOR_KEYS, NO_SENSOR_KEYS, NO_SENSOR_KEYS
-        part_a, part_b, body_a, body_b = sensing
-        found = collide_parts(parts, part_a, start[body_a], parts, part_b, start[body_b])
-        hit = found.separation <= 0.0
-        pa, pb, a, b = part_a[hit], part_b[hit], body_a[hit], body_b[hit]
-        # Put the sensor part first (if both are sensors, the first one speaks).
-        swap = ~part["sensor"][pa]
-        pa, pb = np.where(swap, pb, pa), np.where(swap, pa, pb)
-        a, b = np.where(swap, b, a), np.where(swap, a, b)
-        ids = arrays["body_id"]
-        shapes = np.column_stack([part["shape"][pa], part["shape"][pb]])
-        keys = np.column_stack([
-            body_pair_keys(a, b, ids),
-            shape_pair_keys(np.column_stack([ids[a], ids[b]]), shapes),
-        ])  # fmt: skip
-        rank = sensor_order(keys[:, 0], keys[:, 1])
-        unique, first = np.unique(rank, return_index=True)
-        return keys[first], np.column_stack([a[first], b[first]]), shapes[first]
-
-    def _record_events(self, manifolds, sensors, arrays) -> None:
-        """This step's touching pairs and what changed since the last step.
-
-        sensors: what ``_sensor_overlaps`` found. Only keys are compared here; Contact
-        tables are built when someone asks (a handler, ``world.contacts`` or
-        ``world.events``), so a world nobody listens to pays for no per-contact work.
-        """
-        sensor_keys, sensor_rows, sensor_shapes = sensors
-        handles = self._handles_by_row()
-        if not (
-            len(manifolds) or len(self._contact_keys) or len(sensor_keys) or len(self._sensor_keys)
-        ):
-            # Nothing touches now or did before: nothing to compare (the common lone body).
-            self._contact_sources = (self._contact_sources[1], None)
-            self._contact_tables = (self._contact_tables[1], None)
-            self._pending = (NO_FLAGS, NO_FLAGS, NO_FLAGS)
-            self._sensor_pending = (self._sensor_handles, self._sensor_handles, NO_FLAGS,
-                                    NO_FLAGS, self._sensor_shapes, self._sensor_shapes)  # fmt: skip
-            self._events = None
-            return
-        touching, keys, current_keys = touching_pairs(
-            manifolds.body_a, manifolds.body_b, arrays["body_id"], manifolds.separation,
-            manifolds.normal_impulse, manifolds.slop,
-        )  # fmt: skip
-        began, persisting, ended = began_and_ended(self._contact_keys, current_keys)
-        # Sensor overlaps compare by (body pair, shape pair): ranks of both lists at once.
-        old = len(self._sensor_keys)
-        both = np.concatenate([self._sensor_keys, sensor_keys])
-        rank = sensor_order(both[:, 0], both[:, 1])
-        sensor_began, _, sensor_ended = began_and_ended(rank[:old], rank[old:])
-        # The part rows the manifolds name can change before the table is built (a body
-        # removed): their shapes are looked up now.
-        shapes = self._parts.table.view("shape")[manifolds.parts]
-        self._contact_sources = (
-            self._contact_sources[1], (manifolds, touching, keys, handles, shapes)
-        )  # fmt: skip
-        self._contact_tables = (self._contact_tables[1], None)
-        self._contact_keys = current_keys
-        self._pending = (began, persisting, ended)
-        self._sensor_pending = (
-            self._sensor_handles,
-            handles[sensor_rows] if len(sensor_rows) else np.empty((0, 2), dtype=object),
-            sensor_began,
-            sensor_ended,
-            self._sensor_shapes,
-            sensor_shapes,
-        )
-        self._sensor_keys = sensor_keys
-        self._sensor_handles = self._sensor_pending[1]
-        self._sensor_shapes = sensor_shapes
-        self._events = None  # built on demand from the pending arrays
-
-    def _contact_table(self, which: int) -> ContactTable:
-        """The ContactTable of the step before the last (0) or of the last step (1)."""
-        if self._contact_tables[which] is None:
-            source = self._contact_sources[which]
-            table = ContactTable.empty() if source is None else contact_table(*source)
-            tables = list(self._contact_tables)
-            tables[which] = table
-            self._contact_tables = tuple(tables)
-        return self._contact_tables[which]
 
     def _handles_by_row(self) -> np.ndarray:
         """(N,) object array of the Body handles, cached until bodies change."""
@@ -1136,7 +992,7 @@ class World(WorldBase):
             return move_and_slide(self, body, motion, max_slides)
         return move_and_slide(self, body, motion, max_slides, floor_angle)
 
-    # -- events ---------------------------------------------------------------------------
+    # -- events (engine.event_log) --------------------------------------------------------
     def on(self, event: str, handler=None, *, between=None):
         """Register ``handler(subject)`` for an event; usable as a decorator.
 
@@ -1148,130 +1004,27 @@ class World(WorldBase):
         between: (tag_a, tag_b), two body tags: the handler sees only those pairs, a
         contact with ``body_a`` the body tagged ``tag_a`` (its normal turned to match).
         """
-        if event not in EVENT_NAMES:
-            raise ValueError(f"event: must be one of {', '.join(EVENT_NAMES)}, got {event!r}")
-        tags = _check_between(between)
-
-        def register(function):
-            if not callable(function):
-                raise TypeError(f"handler: expected a callable, got {type(function).__name__}")
-            entry = function if tags is None else TaggedHandler(function, tags)
-            self._handlers[event].append(entry)
-            return function
-
-        return register if handler is None else register(handler)
+        return self._event_log.on(event, handler, between=between)
 
     def off(self, event: str, handler, *, between=None) -> None:
         """Unregister a handler added with ``on`` (with the same ``between``, if any): the
         earliest such registration goes."""
-        if event not in EVENT_NAMES:
-            raise ValueError(f"event: must be one of {', '.join(EVENT_NAMES)}, got {event!r}")
-        tags = _check_between(between)
-        for i, entry in enumerate(self._handlers[event]):
-            tagged = isinstance(entry, TaggedHandler)
-            registered = (entry.function, entry.tags) if tagged else (entry, None)
-            if registered == (handler, tags):
-                del self._handlers[event][i]
-                return
-        raise ValueError("handler: it is not registered for this event" + (
-            f" between {tags}" if tags else ""))  # fmt: skip
+        self._event_log.off(event, handler, between=between)
 
     @property
     def contacts(self) -> list:
         """The Contact of each body pair touching after the last step."""
-        table = self._contact_table(1)
-        return [table.contact(i) for i in range(len(table))]
+        return self._event_log.contacts
 
     @property
     def events(self) -> list:
         """The Events of the last step, for code that polls instead of registering handlers."""
-        if self._events is None:
-            self._events = self._build_events(None)
-        return list(self._events)
-
-    def _build_events(self, wanted) -> list:
-        """Event objects of the last step; only the kinds in ``wanted`` (None: all)."""
-        events = []
-        if getattr(self, "_pending", None) is None:
-            return events
-        began, persisting, ended = self._pending
-        previous, current = self._contact_table(0), self._contact_table(1)
-        old_handles, new_handles, sensor_began, sensor_ended, old_shapes, new_shapes = (
-            self._sensor_pending
-        )
-        groups = (
-            ("contact_begin", current, np.flatnonzero(began)),
-            ("contact_persist", current, np.flatnonzero(persisting)),
-            ("contact_end", previous, np.flatnonzero(ended)),
-        )
-        for name, table, rows in groups:
-            if wanted is None or name in wanted:
-                events += [Event(name, table.contact(i)) for i in rows]
-        for name, handles, shapes, rows in (
-            ("sensor_begin", new_handles, new_shapes, np.flatnonzero(sensor_began)),
-            ("sensor_end", old_handles, old_shapes, np.flatnonzero(sensor_ended)),
-        ):
-            if wanted is None or name in wanted:
-                events += [Event(name, _overlap(handles[i], shapes[i])) for i in rows]
-        return events
-
-    def _dispatch(self) -> None:
-        """Run the handlers for the last step's events.
-
-        A body removed by a handler is gone for the handlers after it: events that involve
-        it are skipped. A handler that raises stops the dispatch; the step is complete.
-        """
-        wanted = {name for name, handlers in self._handlers.items() if handlers} - {"presolve"}
-        if not wanted:
-            return
-        for event in self._build_events(wanted):
-            subject = event.subject
-            bodies = (
-                (subject.body_a, subject.body_b)
-                if event.name.startswith("contact")
-                else (subject.sensor, subject.other)
-            )
-            ending = event.name in ("contact_end", "sensor_end")
-            for handler in list(self._handlers[event.name]):
-                # A body removed by an earlier handler is gone for every later one.
-                if not ending and any(body.world is None for body in bodies):
-                    break
-                self._call(handler, event.name, subject)
-
-    def _call(self, handler, event: str, subject):
-        try:
-            return handler(subject)
-        except Exception as error:
-            name = getattr(handler, "__qualname__", repr(handler))
-            raise HandlerError(f"{event} handler {name} raised {error!r}") from error
+        return self._event_log.events
 
 
-# What a world without joints (or sensor overlaps) has, made once.
+# What a world without joints has, made once.
 NO_SLOTS = np.zeros((0, 2), dtype=np.int64)
-NO_SENSOR_KEYS = np.zeros((0, 2), dtype=np.int64)
 NO_KEYS = np.zeros(0, dtype=np.int64)
-NO_FLAGS = np.zeros(0, dtype=bool)
-
-
-def _overlap(handles, shapes) -> SensorOverlap:
-    """A SensorOverlap from its bodies (sensor, other) and their shape indices (2,)."""
-    sensor, other = handles
-    return SensorOverlap(sensor, other, sensor.shapes[shapes[0]], other.shapes[shapes[1]])
-
-
-class HandlerError(RuntimeError):
-    """An event handler raised; the step it belongs to had completed."""
-
-
-def _check_between(value) -> tuple | None:
-    """``between``: None, or a pair of body tags."""
-    if value is None:
-        return None
-    if not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise TypeError(f"between: expected a pair of tags (tag_a, tag_b), got {value!r}")
-    if any(tag is None for tag in value):
-        raise TypeError(f"between: expected two tags (str), got {value!r}")
-    return (check_tag(value[0], "between"), check_tag(value[1], "between"))
 
 
 def _check_broadphase(value) -> str:

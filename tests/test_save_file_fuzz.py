@@ -302,7 +302,7 @@ def materials_file() -> bytes:
     world.add_body(ConcavePolygon(L_SHAPE, density=0.5, restitution=0.5), position=(3, 0.7))
     for _ in range(60):
         world.step()
-    assert world._sensor_keys.shape == (1, 2) and len(world._contact_keys) == 3
+    assert world._event_log.sensor_keys.shape == (1, 2) and len(world._event_log.contact_keys) == 3
     return saved_bytes(world)
 
 

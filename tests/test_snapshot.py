@@ -38,6 +38,7 @@ from engine import (
     WheelJoint,
     World,
 )
+from engine.event_log import EventLog
 from engine.materials import PART_MATERIALS
 from engine.snapshot import (
     EXCLUDED_ATTRIBUTES,
@@ -430,6 +431,18 @@ def test_snapshot_refuses_an_attribute_it_does_not_know():
         snapshot(world)
 
 
+def test_every_event_log_attribute_is_saved_or_excluded():
+    """The event log lists its own attributes as the World does; the same rules hold."""
+    assert not EventLog.SAVED.keys() & EventLog.EXCLUDED.keys()
+    known = EventLog.SAVED.keys() | EventLog.EXCLUDED.keys()
+    for world in (World(), small_world()):
+        assert set(vars(world._event_log)) == known, set(vars(world._event_log)) ^ known
+    world = small_world(0)
+    world._event_log.ropes = []
+    with pytest.raises(TypeError, match="EventLog attribute.*ropes"):
+        snapshot(world)
+
+
 def test_snapshot_and_restore_refuse_to_run_during_a_step():
     world = small_world()
     snap = snapshot(world)
@@ -655,12 +668,12 @@ def test_restore_keeps_the_worlds_handlers_and_the_last_steps_events():
     for _ in range(20):
         world.step()
     restore(world, snap)
-    assert world._handlers["contact_begin"] == [seen.append]
+    assert world._event_log.handlers["contact_begin"] == [seen.append]
     # world.events and world.contacts read as they did when the snapshot was taken.
     assert event_log(world) == events and contact_log(world) == contacts
     loaded = load_bytes(data)
     assert event_log(loaded) == events and contact_log(loaded) == contacts
-    assert not any(loaded._handlers.values())  # files hold no code
+    assert not any(loaded._event_log.handlers.values())  # files hold no code
 
 
 # --------------------------------------------------------------------------- files
@@ -1282,13 +1295,14 @@ def test_deepcopy_keeps_handlers_and_gives_a_separate_world(picklable):
     world.on("contact_persist", handler)
     world.on("contact_begin", lambda c: None)
     clone = copy.deepcopy(world)
-    assert clone._handlers["contact_persist"] == [handler]
-    assert clone._handlers["contact_persist"] is not world._handlers["contact_persist"]
+    assert clone._event_log.handlers["contact_persist"] == [handler]
+    copied = clone._event_log.handlers["contact_persist"]
+    assert copied is not world._event_log.handlers["contact_persist"]
     assert all(body.world is clone for body in clone.bodies)
     clone.step()
     assert hits and all(c.body_a.world is clone for c in hits)
     clone.off("contact_persist", handler)
-    assert world._handlers["contact_persist"] == [handler]
+    assert world._event_log.handlers["contact_persist"] == [handler]
     clone.bodies[3].position = (0, 9)
     assert world.bodies[3].position[1] != 9
 
@@ -1297,7 +1311,7 @@ def test_pickle_keeps_module_level_handlers(picklable):
     world = small_world()
     world.on("contact_persist", on_contact)
     clone = pickle.loads(pickle.dumps(world))
-    assert clone._handlers["contact_persist"] == [on_contact]
+    assert clone._event_log.handlers["contact_persist"] == [on_contact]
     before = on_contact.calls
     clone.step()
     assert on_contact.calls > before
@@ -1308,7 +1322,7 @@ def test_pickle_names_a_handler_it_cannot_pickle(picklable):
     world.on("sensor_begin", lambda overlap: None)
     with pytest.raises(TypeError, match=r"'sensor_begin' handler .*<lambda>.*world\.off"):
         pickle.dumps(world)
-    world.off("sensor_begin", world._handlers["sensor_begin"][0])
+    world.off("sensor_begin", world._event_log.handlers["sensor_begin"][0])
     assert isinstance(pickle.loads(pickle.dumps(world)), World)
 
 

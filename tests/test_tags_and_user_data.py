@@ -113,9 +113,9 @@ def test_off_removes_the_registration_with_the_same_tags():
     with pytest.raises(ValueError, match=r"not registered for this event between \('a', 'c'\)"):
         world.off("contact_begin", handler, between=("a", "c"))
     world.off("contact_begin", handler, between=("a", "b"))
-    assert world._handlers["contact_begin"] == [handler]
+    assert world._event_log.handlers["contact_begin"] == [handler]
     world.off("contact_begin", handler)
-    assert world._handlers["contact_begin"] == []
+    assert world._event_log.handlers["contact_begin"] == []
 
 
 @pytest.mark.parametrize(
@@ -132,7 +132,7 @@ def test_bad_between_is_refused_by_name(between, error, message):
     world = World()
     with pytest.raises(error, match=message):
         world.on("contact_begin", print, between=between)
-    assert world._handlers["contact_begin"] == []
+    assert world._event_log.handlers["contact_begin"] == []
 
 
 def test_tags_are_checked():

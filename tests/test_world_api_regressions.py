@@ -129,7 +129,7 @@ def test_a_force_applied_inside_presolve_acts_in_the_next_step():
     world.on("presolve", lambda contact: box.apply_force((60, 0)))  # mass 1
     world.step()
     assert box.velocity[0] == 0.0
-    world.off("presolve", world._handlers["presolve"][0])
+    world.off("presolve", world._event_log.handlers["presolve"][0])
     world.step()
     assert box.velocity[0] == pytest.approx(60 * world.dt)
 
