@@ -34,8 +34,11 @@ from .jit import kernel
 from .polygon_pair import FEATURE_EDGE, FEATURE_FACE, FEATURE_FLIP, _most_opposed_edge
 from .round_pair import first_root
 
-# Feature ids of a point made by two vertices (no reference face), apart from clipped ones.
-FEATURE_VERTICES = 1 << 22
+# Feature ids of a point made by two vertices (no reference face), apart from clipped ones:
+# the flip bit with face 1023 (no part has that many faces), the vertex pair in the edge
+# field. Warm starting keeps feature ids in FEATURE_BITS (22) bits beside the part rows, so
+# every id must stay below 1 << 22.
+FEATURE_VERTICES = FEATURE_FLIP + 1023 * FEATURE_FACE
 
 
 @kernel(inline=True)
@@ -256,7 +259,7 @@ def rounded_pair(a, na, ra, b, nb, rb, vx, vy, sweep, dt, margin, flip_tolerance
         if separation <= margin:
             half = ra + 0.5 * separation
             count, x0, y0, s0 = 1, pax + nx * half, pay + ny * half, separation
-            f0 = FEATURE_VERTICES + va * FEATURE_FACE + vb * FEATURE_EDGE
+            f0 = FEATURE_VERTICES + ((va * 64 + vb) % 1024) * FEATURE_EDGE
         x1, y1, s1, f1 = np.nan, np.nan, np.nan, -1
     else:
         # A face is the reference: exact for overlapping cores and for a vertex facing it.
