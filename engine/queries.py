@@ -151,7 +151,8 @@ def box_bodies(
 def shape_cast(world, shape, pose, motion, mask: int = ALL_CATEGORIES) -> ShapeHit | None:
     """The first body ``shape`` at ``pose`` (x, y, angle) meets when translated by ``motion``.
 
-    shape: any Shape, in its own frame; pose: (3,); motion: (2,) m. Exact for translations
+    shape: any Shape but a Chain (ValueError), in its own frame; pose: (3,); motion: (2,)
+    m. Exact for translations
     (the swept separating-axis kernel). Sensors and bodies whose category shares no bit
     with ``mask`` are ignored. Returns None when nothing is hit, toi 0 when the shape
     already overlaps or touches a body. Ties in toi go to the body added first.
@@ -159,6 +160,11 @@ def shape_cast(world, shape, pose, motion, mask: int = ALL_CATEGORIES) -> ShapeH
     check_world(world)
     if not isinstance(shape, Shape):
         raise TypeError(f"shape: expected a shape, got {type(shape).__name__}")
+    if getattr(shape, "_one_sided", False):
+        raise ValueError(
+            "shape: a Chain is one-sided terrain and cannot be cast; cast a Segment or a "
+            "shape with an inside"
+        )
     x, y, angle = pose_floats(pose, "pose")
     mx, my = vector_floats(motion, "motion")
     mask = check_mask(mask)

@@ -227,6 +227,16 @@ def shape_poses(body) -> list:
     return [(x, y, body.angle)] * len(shapes)
 
 
+def two_sided(shapes, poses):
+    """The shapes with each Chain replaced by its links as plain segments, and their poses."""
+    out, out_poses = [], []
+    for shape, pose in zip(shapes, poses):
+        parts = [Segment(p.a, p.b) for p in shape.parts] if isinstance(shape, Chain) else [shape]
+        out += parts
+        out_poses += [pose] * len(parts)
+    return out, np.array(out_poses)
+
+
 def fresh_copy(world: World) -> World:
     """A new world holding the live bodies at their poses, in order: no index history."""
     other = World()
@@ -565,9 +575,11 @@ class WorldMachine(RuleBasedStateMachine):
             if max(size) == 0.0:
                 continue
             poses = np.array(shape_poses(body))
-            box = np.tile([centre[0], centre[1], 0.0], (len(poses), 1))
+            # A region query sees a chain's links as lines, from either side.
+            lines, line_poses = two_sided(body.shapes, poses)
+            box = np.tile([centre[0], centre[1], 0.0], (len(line_poses), 1))
             width, height = max(size[0], 1e-9), max(size[1], 1e-9)
-            if collide_many(Box(width, height), box, list(body.shapes), poses).intersect.any():
+            if collide_many(Box(width, height), box, lines, line_poses).intersect.any():
                 expected.append(body)
         if max(size) > 0.0:
             assert found == expected
@@ -595,6 +607,9 @@ class WorldMachine(RuleBasedStateMachine):
     def shape_cast(self, data, shape, start, motion):
         shape = shape[0] if isinstance(shape, list) else shape  # one shape is cast
         pose = np.array([start[0], start[1], data.draw(st.floats(-3, 3))])
+        if isinstance(shape, Chain):  # one-sided terrain is not a probe
+            self.must_refuse(lambda: self.world.shape_cast(shape, pose, motion))
+            return
         hit = self.world.shape_cast(shape, pose, motion)
         best, owners = np.inf, []
         for body in self.world.bodies:
