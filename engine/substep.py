@@ -51,7 +51,12 @@ from .joint_solver import (
 from .settings import CCD_FRACTION
 from .soft_contacts import prepare_soft, softness, solve_soft_contact
 from .soft_joints import soften_joints, solve_soft_main
-from .velocity_solver import STREAMS, interleaved_order
+from .velocity_solver import (
+    STREAMS,
+    contact_columns,
+    interleaved_order,
+    solver_joint_columns,
+)
 
 
 def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, slots,
@@ -75,18 +80,8 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         world.contact_hertz, world.contact_damping_ratio, world.max_contact_push_speed,
         world.joint_hertz, world.joint_damping_ratio, world._restitution_threshold,
     )  # fmt: skip
-    contacts = (
-        m.body_a, m.body_b, m.count, m.normal, m.arm_a, m.arm_b, m.separation, m.friction,
-        m.restitution, m.normal_impulse, m.tangent_impulse, m.slop,
-    )  # fmt: skip
-    joint_columns = (
-        joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
-        joints["lower"], joints["upper"], joints["max_motor_torque"], joints["motor_speed"],
-        joints["length"], joints["frequency"], joints["damping"], joints["max_force"],
-        joints["axis"], joints["ratio"], joints["rest_angle"], joints["correction"],
-        joints["impulse"], joints["motor_impulse"], joints["lower_impulse"],
-        joints["upper_impulse"], joints["spring_impulse"],
-    )  # fmt: skip
+    contacts = contact_columns(m)
+    joint_columns = solver_joint_columns(joints)
     moved, warm_normal, warm_tangent = _substeps(
         contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
         drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,

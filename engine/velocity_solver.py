@@ -50,19 +50,8 @@ def solve_velocities(manifolds, solve_contacts, joints: dict, slots, solve_joint
     threshold: the restitution threshold; slop: the world's linear slop. backwards: visit
     the manifolds in reverse order (every other step; see ``_solve``).
     """
-    m = manifolds
-    contacts = (
-        m.body_a, m.body_b, m.count, m.normal, m.arm_a, m.arm_b, m.separation, m.friction,
-        m.restitution, m.normal_impulse, m.tangent_impulse, m.slop,
-    )  # fmt: skip
-    joint_columns = (
-        joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
-        joints["lower"], joints["upper"], joints["max_motor_torque"], joints["motor_speed"],
-        joints["length"], joints["frequency"], joints["damping"], joints["max_force"],
-        joints["axis"], joints["ratio"], joints["rest_angle"], joints["correction"],
-        joints["impulse"], joints["motor_impulse"], joints["lower_impulse"],
-        joints["upper_impulse"], joints["spring_impulse"],
-    )  # fmt: skip
+    contacts = contact_columns(manifolds)
+    joint_columns = solver_joint_columns(joints)
     _solve(
         contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
         inv_mass, inv_inertia, dt, passes, threshold, slop, backwards,
@@ -165,3 +154,26 @@ def interleaved_order(m, streams):
                 order[k] = j
                 k += 1
     return order
+
+
+def contact_columns(m) -> tuple:
+    """The Manifolds columns the solver kernels take, in their order: body_a, body_b,
+    count (M,), normal (M, 2), arm_a, arm_b (M, 2, 2), separation (M, 2), friction,
+    restitution (M,), normal_impulse (M, 2), tangent_impulse (M,), slop (M,)."""
+    return (
+        m.body_a, m.body_b, m.count, m.normal, m.arm_a, m.arm_b, m.separation, m.friction,
+        m.restitution, m.normal_impulse, m.tangent_impulse, m.slop,
+    )  # fmt: skip
+
+
+def solver_joint_columns(joints: dict) -> tuple:
+    """The joint-table columns (J, ...) the solver kernels take, in their order."""
+    return tuple(joints[name] for name in SOLVER_JOINT_FIELDS)
+
+
+SOLVER_JOINT_FIELDS = (
+    "kind", "anchor_a", "anchor_b", "reference_angle", "lower", "upper", "max_motor_torque",
+    "motor_speed", "length", "frequency", "damping", "max_force", "axis", "ratio",
+    "rest_angle", "correction", "impulse", "motor_impulse", "lower_impulse", "upper_impulse",
+    "spring_impulse",
+)  # fmt: skip
