@@ -1,16 +1,22 @@
-"""Structure-of-arrays storage for bodies and their convex parts, grown by doubling.
+"""The body store: one row per live body, their Body handles, and the id map.
 
 Rows [0, count) are the live bodies in the order they were added; removing a body shifts
-the rows after it down by one, so arrays stay dense and views stay simple. Parts are kept
-in the same order as their bodies, so a body's parts are one contiguous run of rows.
+the rows after it down by one, so arrays stay dense and views stay simple (their parts are
+in the same order, in ``engine.part_table``). Ids are never reused: ``row_of_id`` maps each
+id handed out to its row, -1 once removed.
+
+Its state goes into snapshots and files as plain arrays (``body.*``, ``row_of_id``) and two
+header scalars: ``to_arrays`` and ``scalars`` give them, ``validate`` checks a file's, and
+``from_arrays`` builds a store from checked ones.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .materials import PART_MATERIALS
-from .packing import PackedParts, widen
+from .field_rules import RULES, column_message
+from .snapshot_format import BODY_DEFAULTS, ArrayChecker, Version
+from .table import Table
 
 KIND_CODES = {"dynamic": 0, "static": 1, "kinematic": 2}
 KIND_NAMES = {code: name for name, code in KIND_CODES.items()}
@@ -51,177 +57,197 @@ BODY_FIELDS = {
 }
 
 
-class Table:
-    """Named arrays sharing one row count, grown by doubling.
+# Body fields that are +inf for static and kinematic bodies; every other float is finite.
+MAY_BE_INFINITE = frozenset({"mass", "inertia"})
 
-    ``fields``: name -> (trailing shape, dtype). ``view(name)`` is rows [0, count).
+
+class BodyStore(Table):
+    """The body table (fields BODY_FIELDS, N live rows) and what names its rows.
+
+    handles: the N Body handles in row order; row_of_id: (I,) int64 row of each id handed
+    out (-1: removed, or not yet handed out); next_id: the next body id; next_island: the
+    next island id (``engine.sleep``).
     """
 
-    def __init__(self, fields: dict, capacity: int = 16):
-        self.count = 0
-        self._fields = dict(fields)
-        self.arrays = {
-            name: np.zeros((capacity, *shape), dtype=dtype)
-            for name, (shape, dtype) in self._fields.items()
+    # Which attributes a snapshot saves and which it leaves out: ``engine.snapshot``
+    # refuses a store with an attribute in neither.
+    SAVED = {
+        "count": "header counts.bodies",
+        "arrays": "arrays body.*, every field, rows [0, count)",
+        "_fields": "BODY_FIELDS: the file's body arrays are checked against them",
+        "handles": "as body ids (body.body_id) and shapes (header shapes, handle_shapes)",
+        "row_of_id": "array row_of_id (ids up to next_id)",
+        "next_id": "header state.next_id",
+        "next_island": "header state.next_island",
+    }
+    EXCLUDED = {
+        "_columns": "cache of the field views, rebuilt on demand",
+        "handle_array": "cache of handles as an object array, rebuilt on demand",
+    }
+
+    def __init__(self, capacity: int = 16):
+        super().__init__(BODY_FIELDS, capacity)
+        self.handles: list = []
+        self.handle_array = None
+        self.row_of_id = np.full(16, -1, dtype=np.int64)
+        self.next_id = 0
+        self.next_island = 0
+
+    def new_id(self) -> int:
+        """Hand out the next body id (its row stays -1 until ``add`` enters the body)."""
+        body_id = self.next_id
+        self.next_id += 1
+        if body_id >= len(self.row_of_id):
+            grown = np.full(2 * len(self.row_of_id), -1, dtype=np.int64)
+            grown[: len(self.row_of_id)] = self.row_of_id
+            self.row_of_id = grown
+        self.row_of_id[body_id] = -1
+        return body_id
+
+    def add(self, handle, record: dict) -> int:
+        """Append one body (its fields in ``record``) and its handle; returns its row."""
+        row = self.append(record)
+        self.row_of_id[handle._id] = row
+        self.handles.append(handle)
+        self.handle_array = None
+        return row
+
+    def remove(self, row: int) -> None:
+        """Delete body row ``row`` and its handle; later rows move down by one."""
+        body_id = int(self.view("body_id")[row])
+        self.delete(row)
+        self.handles.pop(row)
+        self.handle_array = None
+        self.row_of_id[body_id] = -1
+        self.row_of_id[self.row_of_id > row] -= 1
+
+    def handle_objects(self) -> np.ndarray:
+        """(N,) object array of the Body handles in row order, cached until one changes."""
+        if self.handle_array is None or len(self.handle_array) != len(self.handles):
+            array = np.empty(len(self.handles), dtype=object)
+            array[:] = self.handles
+            self.handle_array = array
+        return self.handle_array
+
+    # -- saving and loading ------------------------------------------------------------
+    def to_arrays(self) -> dict:
+        """Copies of the live rows of every field (``body.<field>``) and ``row_of_id``."""
+        arrays = {f"body.{name}": self.view(name).copy() for name in self.arrays}
+        arrays["row_of_id"] = self.row_of_id[: self.next_id].copy()
+        return arrays
+
+    @staticmethod
+    def layout() -> dict:
+        """The arrays a file may hold of the store: name -> (dims, dtype)."""
+        layout = {
+            f"body.{name}": (("N", *shape), dtype) for name, (shape, dtype) in BODY_FIELDS.items()
         }
-        self._columns = None
+        layout["row_of_id"] = (("I",), np.int64)
+        return layout
 
-    @property
-    def capacity(self) -> int:
-        return len(next(iter(self.arrays.values())))
+    def scalars(self) -> dict:
+        """The header state entries: next_id, next_island."""
+        return {"next_id": self.next_id, "next_island": self.next_island}
 
-    def reserve(self, rows: int) -> None:
-        """Make room for ``rows`` more rows, doubling as needed."""
-        needed = self.count + rows
-        if needed <= self.capacity:
-            return
-        capacity = max(needed, 2 * self.capacity)
-        for name, array in self.arrays.items():
-            grown = np.zeros((capacity, *array.shape[1:]), dtype=array.dtype)
-            grown[: self.count] = array[: self.count]
-            self.arrays[name] = grown
-        self._columns = None
+    @staticmethod
+    def validate(check: ArrayChecker, version: Version, next_id: int) -> tuple[dict, np.ndarray]:
+        """Check a snapshot's body arrays (N rows, sizes "N" and "I" bound in ``check``).
 
-    def append(self, values: dict, rows: int = 1) -> int:
-        """Append ``rows`` rows from ``values`` (name -> array of the rows); returns the first."""
-        self.reserve(rows)
-        first = self.count
-        for name, array in self.arrays.items():
-            array[first : first + rows] = values.get(name, 0)
-        self.count += rows
-        return first
-
-    def delete(self, first: int, rows: int = 1) -> None:
-        """Remove rows [first, first + rows), shifting later rows down."""
-        end = self.count
-        for array in self.arrays.values():
-            array[first : end - rows] = array[first + rows : end]
-        self.count -= rows
-
-    def view(self, name: str) -> np.ndarray:
-        return self.arrays[name][: self.count]
-
-    def columns(self) -> dict:
-        """Every field's view (rows [0, count)), built once until the table changes."""
-        if self._columns is None or self._columns[0] != self.count:
-            self._columns = (self.count, {name: self.view(name) for name in self.arrays})
-        return self._columns[1]
-
-    def replace(self, name: str, array: np.ndarray) -> None:
-        """Swap in a new array (same capacity) for field ``name``."""
-        self.arrays[name] = array
-        self._columns = None
-
-    def copy(self) -> Table:
-        other = Table.__new__(Table)
-        other.count = self.count
-        other._fields = dict(self._fields)
-        other.arrays = {name: array.copy() for name, array in self.arrays.items()}
-        other._columns = None
-        return other
-
-
-class PartTable:
-    """Convex parts of all bodies, packed (see ``engine.packing``), with their owner row.
-
-    vertices, normals: (P, K, 2) in the owner's centre-of-mass frame; count: (P,);
-    radius: (P,); body: (P,) int64 owner row; uid: (P,) int64 stable id (warm starting);
-    reach: (P,) distance from the owner's centre of mass to the part's farthest point;
-    the part's material and role (``engine.materials.PART_MATERIALS``), each (P,): its
-    shape's own value, else its body's: density, friction, restitution (f8), sensor
-    (bool), category, mask, group (i8); shape: (P,) int64 the index of the part's shape in
-    its body's shapes (a ConcavePolygon's parts share one).
-    """
-
-    def __init__(self, capacity: int = 16, width: int = 4):
-        self.table = Table(
-            {
-                "vertices": ((width, 2), np.float64),
-                "normals": ((width, 2), np.float64),
-                "count": ((), np.int64),
-                "radius": ((), np.float64),
-                "body": ((), np.int64),
-                "uid": ((), np.int64),
-                "reach": ((), np.float64),
-                **{name: ((), dtype) for name, dtype in PART_MATERIALS.items()},
-                "shape": ((), np.int64),
-            },
-            capacity,
-        )
-        self.next_uid = 0
-        self._packed_cache = None
-
-    @property
-    def count(self) -> int:
-        return self.table.count
-
-    @property
-    def width(self) -> int:
-        return self.table.arrays["vertices"].shape[1]
-
-    def _widen_to(self, width: int) -> None:
-        arrays = self.table.arrays
-        packed = PackedParts(
-            arrays["vertices"], arrays["normals"], arrays["count"], arrays["radius"]
-        )
-        wide = widen(packed, width)
-        self.table.replace("vertices", wide.vertices)
-        self.table.replace("normals", wide.normals)
-        self.table._fields["vertices"] = ((width, 2), np.float64)
-        self.table._fields["normals"] = ((width, 2), np.float64)
-
-    def append(self, packed: PackedParts, body: int, materials: dict) -> None:
-        """Add the parts of one body (already in its centre-of-mass frame); materials: the
-        columns of ``engine.materials.part_materials``, (S,) each."""
-        if packed.width > self.width:
-            self._widen_to(packed.width)
-        packed = widen(packed, self.width)
-        rows = len(packed.count)
-        uids = np.arange(self.next_uid, self.next_uid + rows)
-        self.next_uid += rows
-        self.table.append(
-            {
-                "vertices": packed.vertices,
-                "normals": packed.normals,
-                "count": packed.count,
-                "radius": packed.radius,
-                "body": body,
-                "uid": uids,
-                "reach": np.sqrt((packed.vertices**2).sum(axis=2)).max(axis=1) + packed.radius,
-                **materials,
-            },
-            rows,
-        )
-        self._packed_cache = None
-
-    def rows_of(self, body: int) -> slice:
-        """The part rows of body row ``body`` (a contiguous run)."""
-        owners = self.table.view("body")
-        return slice(
-            int(np.searchsorted(owners, body)), int(np.searchsorted(owners, body, "right"))
-        )
-
-    def delete_body(self, body: int) -> None:
-        """Remove the parts of body row ``body`` and renumber the rows of later bodies."""
-        owners = self.table.view("body")
-        rows = np.flatnonzero(owners == body)
-        self.table.delete(int(rows[0]), len(rows))
-        owners = self.table.view("body")
-        owners[owners > body] -= 1
-        self._packed_cache = None
-
-    def packed(self) -> PackedParts:
-        """The live parts as a PackedParts (rows [0, count))."""
-        if self._packed_cache is None:
-            t = self.table
-            self._packed_cache = PackedParts(
-                t.view("vertices"), t.view("normals"), t.view("count"), t.view("radius")
+        Returns the columns (field -> (N, ...) native arrays; fields an older version lacks
+        get BODY_DEFAULTS) and row_of_id (I,) int64. Checks what ``add_body`` and the
+        setters establish: the fields' rules, finite numbers (mass and inertia +inf for
+        static and kinematic bodies), inverse masses, resting static bodies, sleepers that
+        do not move, ids in range and increasing, and an id map that agrees with them.
+        """
+        n = check.sizes["N"]
+        columns = {}
+        for name, (trailing, dtype) in BODY_FIELDS.items():
+            if not version.holds_body_field(name):
+                columns[name] = np.full((n, *trailing), BODY_DEFAULTS[name], dtype=dtype)
+                continue
+            allowed = (lambda v: ~np.isnan(v)) if name in MAY_BE_INFINITE else None
+            columns[name] = value = check.take_finite(
+                f"body.{name}", dtype, ("N", *trailing), allowed
             )
-        return self._packed_cache
+            if name in RULES:  # the settings' rules, as add_body and the setters check them
+                check.require(RULES[name].holds(value), column_message("body", name))
+        _check_invariants(check, columns, next_id)
+        row_of_id = check.take("row_of_id", np.int64, ("I",))
+        check.require(
+            (row_of_id >= -1) & (row_of_id < n), "array 'row_of_id' holds rows out of range"
+        )
+        check.require(
+            row_of_id[columns["body_id"]] == np.arange(n),
+            "arrays 'row_of_id' and 'body.body_id' differ",
+        )
+        check.require(np.sum(row_of_id >= 0) == n, "array 'row_of_id' maps ids to removed rows")
+        return columns, row_of_id
 
-    def copy(self) -> PartTable:
-        other = PartTable.__new__(PartTable)
-        other.table = self.table.copy()
-        other.next_uid = self.next_uid
-        other._packed_cache = None
-        return other
+    @classmethod
+    def from_arrays(
+        cls, columns: dict, row_of_id: np.ndarray, scalars: dict, handles: list, id_room: int
+    ) -> BodyStore:
+        """A store of checked ``columns`` (N rows), ``row_of_id`` (I,), the header
+        ``scalars``, the N live ``handles``; its id map has room for ``id_room`` ids."""
+        n = len(handles)
+        store = cls(capacity=max(16, n))
+        store.fill(columns, n)
+        store.handles = list(handles)
+        store.next_id = max(scalars["next_id"], id_room)
+        store.next_island = scalars["next_island"]
+        store.row_of_id = np.full(max(16, store.next_id, id_room), -1, dtype=np.int64)
+        store.row_of_id[: len(row_of_id)] = row_of_id
+        return store
+
+
+def _check_invariants(check: ArrayChecker, bodies: dict, next_id: int) -> None:
+    """The invariants ``World.add_body`` establishes, for the fields that have them."""
+    kind = bodies["kind"]
+    check.require(np.isin(kind, list(KIND_CODES.values())), "array 'body.kind' has unknown kinds")
+    dynamic = kind == KIND_CODES["dynamic"]
+    for name in ("mass", "inertia"):
+        value = bodies[name]
+        check.require(value > 0.0, f"array 'body.{name}' holds values <= 0")
+        check.require(np.isfinite(value[dynamic]), f"array 'body.{name}' is infinite for dynamic")
+    for name in ("mass", "inertia"):
+        check.require(
+            bodies[name][~dynamic] == np.inf,
+            f"array 'body.{name}' is finite for a static or kinematic body",
+        )
+        inverse = bodies["inv_" + name]
+        # A body with fixed rotation turns for nothing: its inverse inertia is 0.
+        turning = dynamic & ~bodies["fixed_rotation"] if name == "inertia" else dynamic
+        check.require(
+            inverse[turning] == 1.0 / bodies[name][turning],
+            f"array 'body.inv_{name}' is not 1 / 'body.{name}' for dynamic bodies",
+        )
+        check.require(
+            inverse[~turning] == 0.0, f"array 'body.inv_{name}' is not 0 for other bodies"
+        )
+    static = kind == KIND_CODES["static"]
+    check.require(bodies["velocity"][static] == 0.0, "array 'body.velocity' moves a static body")
+    check.require(
+        bodies["angular_velocity"][static] == 0.0,
+        "array 'body.angular_velocity' turns a static body",
+    )
+    check.require(
+        bodies["awake"][~dynamic], "array 'body.awake' puts a static or kinematic body to sleep"
+    )
+    asleep = ~bodies["awake"]
+    check.require(
+        (bodies["velocity"][asleep] == 0.0).all()
+        and (bodies["angular_velocity"][asleep] == 0.0).all(),
+        "array 'body.velocity' or 'body.angular_velocity' moves a sleeping body",
+    )
+    # A force or torque wakes its body (apply_force, apply_torque): none waits on a sleeper.
+    check.require(
+        (bodies["force"][asleep] == 0.0).all() and (bodies["torque"][asleep] == 0.0).all(),
+        "array 'body.force' or 'body.torque' pushes a sleeping body",
+    )
+    sleep_time = bodies["sleep_time"]
+    check.require(sleep_time >= 0.0, "array 'body.sleep_time' holds negative values")
+    check.require(sleep_time[~dynamic] == 0.0, "array 'body.sleep_time' is set for other bodies")
+    check.require(bodies["reach"] >= 0.0, "array 'body.reach' holds negative values")
+    ids = bodies["body_id"]
+    check.require((ids >= 0) & (ids < next_id), "array 'body.body_id' holds ids out of range")
+    check.require(np.diff(ids) > 0, "array 'body.body_id' is not increasing")

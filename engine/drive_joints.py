@@ -6,12 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from .joint_base import Joint, _check_body, _non_negative, _number_field, _turn
-from .joint_store import GEAR, MOTOR_JOINT
+from .joint_store import GEAR, MAX_RATIO, MOTOR_JOINT
 from .settings import MAX_COORDINATE
 from .validation import as_bounded_vector, as_finite_float
-
-# Largest gear ratio either way: beyond it one body's inertia drowns the other's.
-MAX_RATIO = 1e6
 
 
 def _ratio(value, argument: str) -> float:

@@ -17,7 +17,7 @@ import numpy as np
 
 from .bulk_views import ContactArrays, contact_arrays
 from .contact_solver import Manifolds
-from .event_arrays import arrays_of_log, check_arrays, check_shapes, log_state
+from .event_arrays import arrays_of_log, check_arrays, check_shapes, layout, log_state
 from .event_handlers import (
     HandlerError,
     call,
@@ -283,6 +283,8 @@ class EventLog:
                 call(handler, event.name, subject)
 
     # -- snapshots and files ----------------------------------------------------------------
+    layout = staticmethod(layout)
+
     def to_arrays(self, ids_of) -> dict:
         """The arrays a snapshot holds for the log, by name (``engine.event_arrays``);
         ids_of: (...) object array of Body handles -> (...) int64 their ids."""
@@ -290,7 +292,8 @@ class EventLog:
 
     @staticmethod
     def validate(check, stepped: bool, handle_ids: np.ndarray, has_shapes: bool = True):
-        """Check a file's event arrays with ``check`` (``engine.snapshot``'s checker)."""
+        """Check a file's event arrays with ``check`` (an ``engine.snapshot_format``
+        ArrayChecker)."""
         check_arrays(check, stepped, handle_ids, has_shapes)
 
     @staticmethod

@@ -219,7 +219,7 @@ class Joint:
         body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][row])
         if body_id == WORLD:
             return np.zeros(2), 0.0
-        row = int(self._world._row_of_id[body_id])
+        row = int(self._world._bodies.row_of_id[body_id])
         bodies = self._world._bodies.arrays
         return bodies["position"][row].copy(), float(bodies["angle"][row])
 
@@ -229,7 +229,7 @@ class Joint:
         body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][row])
         if body_id == WORLD:
             return np.zeros(2), 0.0
-        row = int(self._world._row_of_id[body_id])
+        row = int(self._world._bodies.row_of_id[body_id])
         bodies = self._world._bodies.arrays
         return bodies["velocity"][row].copy(), float(bodies["angular_velocity"][row])
 

@@ -1,4 +1,4 @@
-"""The joint table: one row per joint, in the order the joints were added.
+"""The joint store: one row per joint, in the order the joints were added, and handles.
 
 A joint joins slot A and slot B. A slot holds a body id, or -1 for the world itself (a
 fixed frame at the origin). When a joint holds one body to the world, the world takes slot
@@ -17,9 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .body_store import DYNAMIC
+from .snapshot_format import ADDED_IN_4, KINDS_UP_TO_3, ArrayChecker, Version
+from .table import Table
+
 REVOLUTE, DISTANCE, WELD, MOUSE = 0, 1, 2, 3
 PRISMATIC, WHEEL, ROPE, ANGULAR_SPRING, GEAR, MOTOR_JOINT = 4, 5, 6, 7, 8, 9
 WORLD = -1
+KIND_COUNT = 10
+# Largest gear ratio either way: beyond it one body's inertia drowns the other's.
+MAX_RATIO = 1e6
 
 # Field name -> (trailing shape, dtype) of the per-joint arrays.
 JOINT_FIELDS = {
@@ -60,3 +67,149 @@ def joint_slots(ids_a: np.ndarray, ids_b: np.ndarray, row_of_id: np.ndarray, bod
     ids = np.column_stack([ids_a, ids_b])
     rows = row_of_id[np.maximum(ids, 0)]
     return np.where(ids == WORLD, body_count, rows)
+
+
+# Joint limits: the one infinity each may hold, meaning "no limit"; other floats are finite.
+NO_LIMIT = {"lower": -np.inf, "upper": np.inf}
+
+
+class JointStore(Table):
+    """The joint table (fields JOINT_FIELDS, J rows) and the J Joint handles in row order.
+
+    next_id: the next joint id (ids are never reused).
+    """
+
+    # Which attributes a snapshot saves and which it leaves out (as for the body store).
+    SAVED = {
+        "count": "header counts.joints",
+        "arrays": "arrays joint.*, every field (impulses included), rows [0, count)",
+        "_fields": "JOINT_FIELDS: the file's joint arrays are checked against them",
+        "handles": "as joint ids (joint.joint_id) and classes (joint.kind)",
+        "next_id": "header state.next_joint_id",
+    }
+    EXCLUDED = {"_columns": "cache of the field views, rebuilt on demand"}
+
+    def __init__(self, capacity: int = 16):
+        super().__init__(JOINT_FIELDS, capacity)
+        self.handles: list = []
+        self.next_id = 0
+
+    def to_arrays(self) -> dict:
+        """Copies of the live rows of every field (``joint.<field>``)."""
+        return {f"joint.{name}": self.view(name).copy() for name in self.arrays}
+
+    @staticmethod
+    def layout() -> dict:
+        """The arrays a file may hold of the store: name -> (dims, dtype)."""
+        return {
+            f"joint.{name}": (("J", *shape), dtype) for name, (shape, dtype) in JOINT_FIELDS.items()
+        }
+
+    def scalars(self) -> dict:
+        """The header state entry next_joint_id."""
+        return {"next_joint_id": self.next_id}
+
+    @staticmethod
+    def validate(
+        check: ArrayChecker, version: Version, body_kind: np.ndarray, row_of_id: np.ndarray,
+        next_id: int,
+    ) -> dict:  # fmt: skip
+        """Check a snapshot's joint arrays (size "J" bound in ``check``); none before
+        version 2, and zeros for the fields of ADDED_IN_4 before version 4.
+
+        body_kind: (N,) int8 the checked bodies' kinds; row_of_id: (I,) their id map.
+        Returns the columns, field -> (J, ...) native arrays. Checks what ``add_joint`` and
+        the handles' setters establish (see ``_check_invariants``).
+        """
+        j = check.sizes["J"]
+        columns = {}
+        for name, (trailing, dtype) in JOINT_FIELDS.items():
+            if not version.has_joints or (not version.has_labels and name in ADDED_IN_4["joint"]):
+                columns[name] = np.zeros((j, *trailing), dtype=dtype)
+                continue
+            limit = NO_LIMIT.get(name)
+            allowed = None if limit is None else (lambda v, limit=limit: v == limit)
+            columns[name] = check.take_finite(f"joint.{name}", dtype, ("J", *trailing), allowed)
+        if version.has_joints and not version.has_labels:
+            check.require(
+                np.isin(columns["kind"], KINDS_UP_TO_3),
+                f"array 'joint.kind' has kinds a version {version.number} file cannot hold",
+            )
+        _check_invariants(check, columns, body_kind, row_of_id, next_id)
+        return columns
+
+    @classmethod
+    def from_arrays(cls, columns: dict, handles: list, next_id: int) -> JointStore:
+        """A store of checked ``columns`` (J rows) and their J ``handles``."""
+        store = cls(capacity=max(16, len(handles)))
+        store.fill(columns, len(handles))
+        store.handles = list(handles)
+        store.next_id = next_id
+        return store
+
+
+def _check_invariants(
+    check: ArrayChecker, joints: dict, body_kind: np.ndarray, row_of_id: np.ndarray, next_id: int
+) -> None:
+    """The invariants ``World.add_joint`` and the joint handles' setters establish.
+
+    joints: field -> (J, ...) arrays; body_kind: (N,) int8; row_of_id: (I,) checked.
+    """
+    kind = joints["kind"]
+    check.require(np.isin(kind, list(range(KIND_COUNT))), "array 'joint.kind' has unknown kinds")
+    ids = joints["joint_id"]
+    check.require((ids >= 0) & (ids < next_id), "array 'joint.joint_id' holds ids out of range")
+    check.require(len(np.unique(ids)) == len(ids), "array 'joint.joint_id' repeats ids")
+
+    body_a, body_b = joints["body_a"], joints["body_b"]
+    row_a, row_b = rows_of_ids(body_a, row_of_id), rows_of_ids(body_b, row_of_id)
+    check.require(
+        (row_a >= 0) | (body_a == WORLD), "array 'joint.body_a' names bodies that do not exist"
+    )
+    check.require(row_b >= 0, "array 'joint.body_b' names bodies that do not exist (or the world)")
+    check.require(body_a != body_b, "a joint joins a body to itself ('joint.body_a' == 'body_b')")
+    # Row -1 (the world, or no body) indexes the appended False: never dynamic.
+    dynamic = np.append(body_kind == DYNAMIC, False)
+    check.require(
+        dynamic[row_a] | dynamic[row_b], "a joint has no dynamic body ('joint.body_a', 'body_b')"
+    )
+    mouse = kind == MOUSE
+    check.require(body_a[mouse] == WORLD, "a mouse joint is not held to the world (body_a)")
+
+    check.require(joints["lower"] <= joints["upper"], "array 'joint.lower' exceeds 'joint.upper'")
+    check.require(
+        joints["length"][kind == DISTANCE] > 0.0, "array 'joint.length' is <= 0 for distance"
+    )
+    for name in ("frequency", "damping", "max_force", "max_motor_torque"):
+        check.require(joints[name] >= 0.0, f"array 'joint.{name}' holds negative values")
+    check.require(joints["frequency"][mouse] > 0.0, "array 'joint.frequency' is 0 for mouse")
+
+    # The kinds of format 4.
+    sprung = (kind == WHEEL) | (kind == ANGULAR_SPRING)
+    check.require(
+        joints["frequency"][sprung] > 0.0, "array 'joint.frequency' is 0 for a wheel or spring"
+    )
+    axial = (kind == PRISMATIC) | (kind == WHEEL)
+    size = np.hypot(joints["axis"][:, 0], joints["axis"][:, 1])
+    check.require(
+        np.abs(size[axial] - 1.0) <= 1e-9, "array 'joint.axis' is not a unit vector for an axis"
+    )
+    check.require(joints["length"][kind == ROPE] > 0.0, "array 'joint.length' is <= 0 for rope")
+    gear = kind == GEAR
+    ratio = np.abs(joints["ratio"][gear])
+    check.require(
+        (ratio >= 1.0 / MAX_RATIO) & (ratio <= MAX_RATIO), "array 'joint.ratio' out of range"
+    )
+    check.require(body_a[gear] != WORLD, "a gear joint is held to the world (body_a)")
+    correction = joints["correction"]
+    check.require(
+        (correction >= 0.0) & (correction <= 1.0), "array 'joint.correction' out of [0, 1]"
+    )
+
+
+def rows_of_ids(ids: np.ndarray, row_of_id: np.ndarray) -> np.ndarray:
+    """The body row of each id (same shape), -1 for removed ids and ids out of range."""
+    rows = np.full(ids.shape, -1, dtype=np.int64)
+    inside = (ids >= 0) & (ids < len(row_of_id))
+    rows[inside] = row_of_id[ids[inside]]
+    return rows

@@ -78,7 +78,7 @@ class RevoluteJoint(Joint):
         rates = []
         for slot in (0, 1):
             body_id = int(self._world._joints.arrays["body_" + "ab"[slot]][joint_row])
-            body_row = self._world._row_of_id[body_id] if body_id != WORLD else -1
+            body_row = self._world._bodies.row_of_id[body_id] if body_id != WORLD else -1
             spin = self._world._bodies.arrays["angular_velocity"]
             rates.append(0.0 if body_row < 0 else float(spin[body_row]))
         return rates[1] - rates[0]

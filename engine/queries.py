@@ -176,7 +176,7 @@ def shape_cast(world, shape, pose, motion, mask: int = ALL_CATEGORIES) -> ShapeH
     )  # fmt: skip
     if row < 0:
         return None
-    return ShapeHit(world._handles[row], toi, np.array([nx, ny]), np.array([px, py]))
+    return ShapeHit(world._bodies.handles[row], toi, np.array([nx, ny]), np.array([px, py]))
 
 
 @kernel

@@ -103,7 +103,12 @@ _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def stamp(world) -> tuple:
     """What the index depends on: (body count, next body id, steps, pose revision)."""
-    return (world._bodies.count, world._next_id, world._steps, world._pose_revision)
+    return (
+        world._bodies.count,
+        world._bodies.next_id,
+        world._clock.steps,
+        world._clock.pose_revision,
+    )
 
 
 def current_index(world) -> QueryIndex:

@@ -68,7 +68,7 @@ def raycast(world, start, end, mask: int = ALL_CATEGORIES) -> RayHit | None:
     )
     if row < 0:
         return None
-    return RayHit(world._handles[row], np.array([px, py]), np.array([nx, ny]), fraction)
+    return RayHit(world._bodies.handles[row], np.array([px, py]), np.array([nx, ny]), fraction)
 
 
 def raycast_all(world, start, end, mask: int = ALL_CATEGORIES) -> list:

@@ -115,7 +115,7 @@ def advance_one_step(world) -> None:
             solve_velocities(
                 manifolds, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
                 inv_inertia, dt, world.velocity_iterations, world._restitution_threshold, slop,
-                world._steps % 2 == 1,
+                world._clock.steps % 2 == 1,
             )  # fmt: skip
 
         # 5. integrate positions (stopping fast bodies at their time of impact), then correct
@@ -133,15 +133,15 @@ def advance_one_step(world) -> None:
     )  # fmt: skip
     if len(manifolds) or len(world._warm.keys):
         world._warm.store(warm)
-    world._steps += 1
+    world._clock.steps += 1
     events.record(
         manifolds, sensors, body["body_id"], world._handles_by_row(),
         world._parts.table.view("shape"),
     )  # fmt: skip
     if world.sleep:
-        world._next_island = fall_asleep(
+        world._bodies.next_island = fall_asleep(
             body["kind"], body["awake"], body["velocity"], body["angular_velocity"],
             body["reach"], body["sleep_time"], body["island"], pushed, body["sleep_threshold"],
             manifolds.body_a, manifolds.body_b, manifolds.separation, manifolds.slop, slots,
-            dt, world._sleep_threshold, world._time_to_sleep, world._next_island,
+            dt, world._sleep_threshold, world._time_to_sleep, world._bodies.next_island,
         )  # fmt: skip

@@ -85,7 +85,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     moved, warm_normal, warm_tangent = _substeps(
         contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
         drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
-        settings, world._steps % 2 == 1,
+        settings, world._clock.steps % 2 == 1,
     )  # fmt: skip
     poses = _stop_tunnels(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), solid,

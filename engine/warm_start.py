@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
+from .snapshot_format import ArrayChecker
 from .sorting import argsort_keys
 
 # Part rows and the feature id share one int64 key: 20 + 20 + 22 bits.
@@ -19,8 +20,20 @@ FEATURE_MASK = (1 << FEATURE_BITS) - 1
 
 
 class WarmStartCache:
-    """Sorted keys (K,) int64 of last step's points with their normal and tangent
-    impulses (K,) float64."""
+    """Sorted keys (W,) int64 of last step's points with their normal and tangent
+    impulses (W,) float64.
+
+    Saved as the arrays ``warm.keys``, ``warm.normal`` and ``warm.tangent``: ``to_arrays``,
+    ``validate``, ``from_arrays``.
+    """
+
+    SAVED = {
+        "keys": "array warm.keys",
+        "normal": "array warm.normal",
+        "tangent": "array warm.tangent",
+    }
+    EXCLUDED: dict = {}
+    _DTYPES = {"keys": np.int64, "normal": np.float64, "tangent": np.float64}
 
     def __init__(self):
         self.clear()
@@ -42,6 +55,42 @@ class WarmStartCache:
             self.keys, self.normal, self.tangent = _forget(
                 self.keys, self.normal, self.tangent, first, count
             )
+
+    # -- saving and loading ------------------------------------------------------------
+    def to_arrays(self) -> dict:
+        """Copies of the keys and impulses: ``warm.keys``, ``warm.normal``, ``warm.tangent``."""
+        return {f"warm.{name}": getattr(self, name).copy() for name in self._DTYPES}
+
+    @classmethod
+    def layout(cls) -> dict:
+        """The arrays a file may hold of the cache: name -> (dims, dtype)."""
+        return {f"warm.{name}": (("W",), dtype) for name, dtype in cls._DTYPES.items()}
+
+    @classmethod
+    def validate(cls, check: ArrayChecker, part_count: int) -> dict:
+        """Check a snapshot's warm-start arrays: W each, finite impulses, sorted keys of
+        parts below ``part_count``. Returns name -> (W,) native array."""
+        arrays = {
+            name: check.take_finite(f"warm.{name}", dtype, ("W",))
+            for name, dtype in cls._DTYPES.items()
+        }
+        keys = arrays["keys"]
+        check.require(keys >= 0, "array 'warm.keys' holds negative keys")
+        check.require(np.diff(keys) >= 0, "array 'warm.keys' is not sorted")
+        check.require(
+            (keys >> (ROW_BITS + FEATURE_BITS) < part_count)
+            & ((keys >> FEATURE_BITS) & ROW_MASK < part_count),
+            "array 'warm.keys' names parts out of range",
+        )
+        return arrays
+
+    @classmethod
+    def from_arrays(cls, arrays: dict) -> WarmStartCache:
+        """A cache of checked arrays (name -> (W,), as ``validate`` returns them)."""
+        cache = cls()
+        for name in cls._DTYPES:
+            setattr(cache, name, np.array(arrays[name]))
+        return cache
 
 
 @kernel(inline=True)

@@ -1,0 +1,81 @@
+"""Table: named arrays sharing one row count, grown by doubling.
+
+The body store, the part table and the joint store are tables: rows [0, count) are live,
+in the order they were added; deleting rows shifts the later ones down, so every field's
+live rows are one dense view that kernels take as they are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Table:
+    """Named arrays sharing one row count, grown by doubling.
+
+    ``fields``: name -> (trailing shape, dtype). ``view(name)`` is rows [0, count).
+    """
+
+    def __init__(self, fields: dict, capacity: int = 16):
+        self.count = 0
+        self._fields = dict(fields)
+        self.arrays = {
+            name: np.zeros((capacity, *shape), dtype=dtype)
+            for name, (shape, dtype) in self._fields.items()
+        }
+        self._columns = None
+
+    @property
+    def capacity(self) -> int:
+        return len(next(iter(self.arrays.values())))
+
+    def reserve(self, rows: int) -> None:
+        """Make room for ``rows`` more rows, doubling as needed."""
+        needed = self.count + rows
+        if needed <= self.capacity:
+            return
+        capacity = max(needed, 2 * self.capacity)
+        for name, array in self.arrays.items():
+            grown = np.zeros((capacity, *array.shape[1:]), dtype=array.dtype)
+            grown[: self.count] = array[: self.count]
+            self.arrays[name] = grown
+        self._columns = None
+
+    def append(self, values: dict, rows: int = 1) -> int:
+        """Append ``rows`` rows from ``values`` (name -> array of the rows); returns the first."""
+        self.reserve(rows)
+        first = self.count
+        for name, array in self.arrays.items():
+            array[first : first + rows] = values.get(name, 0)
+        self.count += rows
+        return first
+
+    def delete(self, first: int, rows: int = 1) -> None:
+        """Remove rows [first, first + rows), shifting later rows down."""
+        end = self.count
+        for array in self.arrays.values():
+            array[first : end - rows] = array[first + rows : end]
+        self.count -= rows
+
+    def view(self, name: str) -> np.ndarray:
+        return self.arrays[name][: self.count]
+
+    def columns(self) -> dict:
+        """Every field's view (rows [0, count)), built once until the table changes."""
+        if self._columns is None or self._columns[0] != self.count:
+            self._columns = (self.count, {name: self.view(name) for name in self.arrays})
+        return self._columns[1]
+
+    def replace(self, name: str, array: np.ndarray) -> None:
+        """Swap in a new array (same capacity) for field ``name``."""
+        self.arrays[name] = array
+        self._columns = None
+
+    def fill(self, columns: dict, count: int) -> None:
+        """Make rows [0, count) the given columns (field name -> (count, ...) array)."""
+        self.count = 0
+        self.reserve(count)
+        for name, value in columns.items():
+            self.arrays[name][:count] = value
+        self.count = count
+        self._columns = None

@@ -1,0 +1,111 @@
+"""The World's settings that can change after it is made: tolerances, gravity, broad phase.
+
+Each setter checks its value with the rule ``World()`` uses and names the argument when it
+refuses one; the step reads the stored values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .settings import (
+    MAX_GRAVITY,
+)
+from .validation import (
+    as_bounded_vector,
+    as_positive_float,
+)
+
+
+class WorldSettings:
+    """The settings of a World, read and set as attributes (part of ``World``)."""
+
+    # -- settings -------------------------------------------------------------------------
+    @property
+    def units_per_meter(self) -> float:
+        """Length units in a metre (fixed when the world is made): 1 for metres, 100 for
+        100 pixels a metre. The length and speed tolerances are their metre values times it.
+        """
+        return self._units_per_meter
+
+    @property
+    def linear_slop(self) -> float:
+        """Overlap a resting contact keeps, in length units (default 0.005 m); a contact
+        between bodies thinner than 50 slops keeps 2% of the thinner one's thickness."""
+        return self._linear_slop
+
+    @linear_slop.setter
+    def linear_slop(self, value) -> None:
+        self._linear_slop = as_positive_float(value, "linear_slop")
+
+    @property
+    def restitution_threshold(self) -> float:
+        """Slowest approach, in units/s, that bounces (default 1 m/s)."""
+        return self._restitution_threshold
+
+    @restitution_threshold.setter
+    def restitution_threshold(self, value) -> None:
+        self._restitution_threshold = as_positive_float(value, "restitution_threshold")
+
+    @property
+    def sleep_threshold(self) -> float:
+        """Speed, in units/s, below which a body counts as resting (default 0.05 m/s), at
+        its centre and at its reach when turning; bodies may set their own."""
+        return self._sleep_threshold
+
+    @sleep_threshold.setter
+    def sleep_threshold(self, value) -> None:
+        self._sleep_threshold = as_positive_float(value, "sleep_threshold")
+
+    @property
+    def time_to_sleep(self) -> float:
+        """Seconds an island's bodies must all rest before it falls asleep (default 0.5)."""
+        return self._time_to_sleep
+
+    @time_to_sleep.setter
+    def time_to_sleep(self, value) -> None:
+        self._time_to_sleep = as_positive_float(value, "time_to_sleep")
+
+    @property
+    def dt(self) -> float:
+        """The fixed step, s."""
+        return self._dt
+
+    @property
+    def gravity(self) -> np.ndarray:
+        """(2,) float64 gravity, m/s^2: a read-only copy (assign the whole vector)."""
+        gravity = self._gravity.copy()
+        gravity.flags.writeable = False
+        return gravity
+
+    @gravity.setter
+    def gravity(self, value) -> None:
+        self._gravity = as_bounded_vector(value, "gravity", MAX_GRAVITY, "m/s^2")
+
+    @property
+    def broadphase(self) -> str:
+        """ "grid" or "quadtree" (assign to switch)."""
+        return self._broadphase
+
+    @broadphase.setter
+    def broadphase(self, value: str) -> None:
+        self._broadphase = _check_broadphase(value)
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds: steps taken times dt."""
+        return self._clock.steps * self._dt
+
+
+def _check_broadphase(value) -> str:
+    if value not in ("grid", "quadtree"):
+        raise ValueError(f"broadphase: must be 'grid' or 'quadtree', got {value!r}")
+    return value
+
+
+def _check_count(value, argument: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{argument}: expected an int, got {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{argument}: must be >= {least}, got {value}")
+    return int(value)
