@@ -13,13 +13,14 @@ from .joint_base import (
     _non_negative,
     _number_field,
     _point,
+    _positive,
     _spin,
     _turn,
     _upper_limit,
 )
 from .joint_store import ANGULAR_SPRING, PRISMATIC, ROPE, WHEEL
 from .settings import MAX_SPEED
-from .validation import as_bounded_float, as_finite_float, as_positive_float, as_vector
+from .validation import as_bounded_float, as_finite_float, as_vector
 
 
 def _direction(value, argument: str) -> np.ndarray:
@@ -179,16 +180,14 @@ class WheelJoint(_AxisJoint):
         collide_connected: bool = False,
     ):
         spec = {
-            "frequency": as_positive_float(frequency, "frequency"),
+            "frequency": _positive(frequency, "frequency"),
             "damping": _non_negative(damping, "damping"),
             "motor_speed": _spin(motor_speed, "motor_speed"),
             "max_motor_torque": _non_negative(max_motor_torque, "max_motor_torque"),
         }
         super().__init__(body_a, body_b, anchor, axis, spec, collide_connected)
 
-    frequency = _number_field(
-        "frequency", as_positive_float, "Suspension spring frequency in Hz (> 0)."
-    )
+    frequency = _number_field("frequency", _positive, "Suspension spring frequency in Hz (> 0).")
     damping = _number_field("damping", _non_negative, "Damping ratio of the suspension.")
     motor_speed = _number_field(
         "motor_speed", _spin, "Speed the motor drives the wheel's turn at, rad/s."
@@ -269,14 +268,14 @@ class AngularSpring(Joint):
     def __init__(self, body_a, body_b, frequency: float, damping: float = 0.0,
                  rest_angle: float = 0.0, collide_connected: bool = False):  # fmt: skip
         spec = {
-            "frequency": as_positive_float(frequency, "frequency"),
+            "frequency": _positive(frequency, "frequency"),
             "damping": _non_negative(damping, "damping"),
             "rest_angle": as_finite_float(rest_angle, "rest_angle"),
         }
         # No anchor: the bodies' centres stand in for it.
         super().__init__(body_a, body_b, (None, None), spec, collide_connected)
 
-    frequency = _number_field("frequency", as_positive_float, "Spring frequency in Hz (> 0).")
+    frequency = _number_field("frequency", _positive, "Spring frequency in Hz (> 0).")
     damping = _number_field("damping", _non_negative, "Damping ratio of the spring.")
     rest_angle = _number_field(
         "rest_angle", as_finite_float, "Relative angle the spring turns towards, rad."

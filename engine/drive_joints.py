@@ -5,26 +5,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from .field_rules import RATIO_SIZE, SHARE, check_rule
 from .joint_base import Joint, _check_body, _non_negative, _number_field, _turn
-from .joint_store import GEAR, MAX_RATIO, MOTOR_JOINT
+from .joint_store import GEAR, MOTOR_JOINT
 from .settings import MAX_COORDINATE
 from .validation import as_bounded_vector, as_finite_float
 
 
 def _ratio(value, argument: str) -> float:
     value = as_finite_float(value, argument)
-    if not (1.0 / MAX_RATIO <= abs(value) <= MAX_RATIO):
-        raise ValueError(
-            f"{argument}: its size must be within [{1.0 / MAX_RATIO:g}, {MAX_RATIO:g}], got {value}"
-        )
+    if not RATIO_SIZE.holds(abs(value)):
+        raise ValueError(f"{argument}: {RATIO_SIZE.text}, got {value:g}")
     return value
 
 
 def _share(value, argument: str) -> float:
-    value = as_finite_float(value, argument)
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{argument}: must be within [0, 1], got {value}")
-    return value
+    return check_rule(SHARE, value, argument)
 
 
 class GearJoint(Joint):

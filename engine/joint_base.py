@@ -12,16 +12,18 @@ from __future__ import annotations
 import numpy as np
 
 from .body import Body
+from .field_rules import NON_NEGATIVE, POSITIVE, check_rule
 from .joint_store import DISTANCE, WORLD
 from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE
 from .validation import as_bounded_float, as_bounded_vector, as_finite_float, as_positive_float
 
 
 def _non_negative(value, argument: str) -> float:
-    value = as_finite_float(value, argument)
-    if value < 0.0:
-        raise ValueError(f"{argument}: must be >= 0, got {value}")
-    return value
+    return check_rule(NON_NEGATIVE, value, argument)
+
+
+def _positive(value, argument: str) -> float:
+    return check_rule(POSITIVE, value, argument)
 
 
 def _point(value, argument: str) -> np.ndarray:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .body_store import DYNAMIC
+from .field_rules import JOINT_RULES, POSITIVE, RATIO_SIZE, column_message
 from .snapshot_format import ADDED_IN_4, KINDS_UP_TO_3, ArrayChecker, Version
 from .table import Table
 
@@ -25,8 +26,16 @@ REVOLUTE, DISTANCE, WELD, MOUSE = 0, 1, 2, 3
 PRISMATIC, WHEEL, ROPE, ANGULAR_SPRING, GEAR, MOTOR_JOINT = 4, 5, 6, 7, 8, 9
 WORLD = -1
 KIND_COUNT = 10
-# Largest gear ratio either way: beyond it one body's inertia drowns the other's.
-MAX_RATIO = 1e6
+KIND_NAMES = (
+    "revolute", "distance", "weld", "mouse", "prismatic", "wheel", "rope", "angular spring",
+    "gear", "motor",
+)  # fmt: skip
+# The kinds that need a field > 0 (beyond its rule in ``engine.field_rules.JOINT_RULES``):
+# a mouse, wheel or angular spring is a spring, a distance joint or rope has a length.
+POSITIVE_FOR_KINDS = {
+    "frequency": (MOUSE, WHEEL, ANGULAR_SPRING),
+    "length": (DISTANCE, ROPE),
+}
 
 # Field name -> (trailing shape, dtype) of the per-joint arrays.
 JOINT_FIELDS = {
@@ -177,34 +186,25 @@ def _check_invariants(
     check.require(body_a[mouse] == WORLD, "a mouse joint is not held to the world (body_a)")
 
     check.require(joints["lower"] <= joints["upper"], "array 'joint.lower' exceeds 'joint.upper'")
-    check.require(
-        joints["length"][kind == DISTANCE] > 0.0, "array 'joint.length' is <= 0 for distance"
-    )
-    for name in ("frequency", "damping", "max_force", "max_motor_torque"):
-        check.require(joints[name] >= 0.0, f"array 'joint.{name}' holds negative values")
-    check.require(joints["frequency"][mouse] > 0.0, "array 'joint.frequency' is 0 for mouse")
-
-    # The kinds of format 4.
-    sprung = (kind == WHEEL) | (kind == ANGULAR_SPRING)
-    check.require(
-        joints["frequency"][sprung] > 0.0, "array 'joint.frequency' is 0 for a wheel or spring"
-    )
+    for name, rule in JOINT_RULES.items():
+        check.require(rule.holds(joints[name]), column_message("joint", name, rule))
+    for name, kinds in POSITIVE_FOR_KINDS.items():
+        check.require(
+            POSITIVE.holds(joints[name][np.isin(kind, kinds)]),
+            f"array 'joint.{name}' holds values out of range ({POSITIVE.text} for the kinds "
+            f"{', '.join(KIND_NAMES[k] for k in kinds)})",
+        )
     axial = (kind == PRISMATIC) | (kind == WHEEL)
     size = np.hypot(joints["axis"][:, 0], joints["axis"][:, 1])
     check.require(
         np.abs(size[axial] - 1.0) <= 1e-9, "array 'joint.axis' is not a unit vector for an axis"
     )
-    check.require(joints["length"][kind == ROPE] > 0.0, "array 'joint.length' is <= 0 for rope")
     gear = kind == GEAR
-    ratio = np.abs(joints["ratio"][gear])
     check.require(
-        (ratio >= 1.0 / MAX_RATIO) & (ratio <= MAX_RATIO), "array 'joint.ratio' out of range"
+        RATIO_SIZE.holds(np.abs(joints["ratio"][gear])),
+        column_message("joint", "ratio", RATIO_SIZE),
     )
     check.require(body_a[gear] != WORLD, "a gear joint is held to the world (body_a)")
-    correction = joints["correction"]
-    check.require(
-        (correction >= 0.0) & (correction <= 1.0), "array 'joint.correction' out of [0, 1]"
-    )
 
 
 def rows_of_ids(ids: np.ndarray, row_of_id: np.ndarray) -> np.ndarray:

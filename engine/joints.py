@@ -26,11 +26,11 @@ from .joint_base import (
     _non_negative,
     _number_field,
     _point,
+    _positive,
     _spin,
     _upper_limit,
 )
 from .joint_store import DISTANCE, MOUSE, REVOLUTE, WELD, WORLD
-from .validation import as_positive_float
 
 
 class RevoluteJoint(Joint):
@@ -190,7 +190,7 @@ class MouseJoint(Joint):
         anchor = target if anchor is None else _point(anchor, "anchor")
         spec = {
             "max_force": _non_negative(max_force, "max_force"),
-            "frequency": as_positive_float(frequency, "frequency"),
+            "frequency": _positive(frequency, "frequency"),
             "damping": _non_negative(damping, "damping"),
         }
         super().__init__(body, None, (anchor, target), spec, False)
@@ -211,5 +211,5 @@ class MouseJoint(Joint):
             self._write("anchor_a", value)
 
     max_force = _number_field("max_force", _non_negative, "Largest pulling force, N.")
-    frequency = _number_field("frequency", as_positive_float, "Frequency of the pull in Hz.")
+    frequency = _number_field("frequency", _positive, "Frequency of the pull in Hz.")
     damping = _number_field("damping", _non_negative, "Damping ratio of the pull.")
