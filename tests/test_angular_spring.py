@@ -47,4 +47,5 @@ def test_an_angular_spring_between_two_bodies_uses_their_reduced_inertia_and_dam
     peaks = [relative[i] for i in range(1, len(relative) - 1)
              if relative[i - 1] < relative[i] >= relative[i + 1]]  # fmt: skip
     decrement = np.log(np.array(peaks[:-1]) / np.array(peaks[1:])).mean()
-    assert decrement == pytest.approx(2 * math.pi * zeta / math.sqrt(1 - zeta**2), rel=0.05)
+    # Measured 0.6 % low (symplectic Euler at w dt = 0.1), so 1 %.
+    assert decrement == pytest.approx(2 * math.pi * zeta / math.sqrt(1 - zeta**2), rel=0.01)

@@ -41,7 +41,8 @@ def test_a_damped_spring_decays_at_its_damping_ratio():
     # Successive peaks shrink by exp(-zeta w T_d), T_d = 1 / (f sqrt(1 - zeta^2)).
     decrement = np.log(samples[peaks[:-1]] / samples[peaks[1:]]).mean()
     expected = 2 * math.pi * ratio / math.sqrt(1 - ratio**2)
-    assert decrement == pytest.approx(expected, rel=0.05)
+    # Measured 0.5 % low (symplectic Euler at w dt = 0.1), so 1 %.
+    assert decrement == pytest.approx(expected, rel=0.01)
 
 
 def test_a_critically_damped_spring_does_not_overshoot():
