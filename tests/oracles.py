@@ -1,4 +1,4 @@
-"""Independent reference computations for the shape and collision tests.
+"""Independent reference computations: shapes, collisions, distances and oscillations.
 
 Nothing here imports the engine: every answer is derived from first principles with plain
 numpy/python, deliberately by other routes than the engine's closed forms (quadrature instead
@@ -156,6 +156,11 @@ def segment_distance(points, a, b) -> np.ndarray:
     ab = np.asarray(b, dtype=float) - a
     t = np.clip(((x - a) @ ab) / float(ab @ ab), 0.0, 1.0)
     return np.hypot(*(x - a - t[:, None] * ab).T)
+
+
+def point_segment(p, a, b) -> float:
+    """Euclidean distance of one point to the segment ab."""
+    return float(segment_distance(p, a, b)[0])
 
 
 def polygon_boundary_distance(points, vertices) -> np.ndarray:
@@ -417,6 +422,27 @@ def circle_circle_toi(ca, ra, cb, rb, velocity, dt) -> float | None:
 
 def distance_to_shape(points, shape: Convex) -> np.ndarray:
     return np.maximum(shape.signed_distance(points), 0.0)
+
+
+# --------------------------------------------------------------------------------------------
+# Oscillations: zero crossings of a sampled signal, and symplectic Euler's period
+
+
+def crossings(times: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Times where ``values`` crosses zero going down, linearly interpolated."""
+    down = np.flatnonzero((values[:-1] > 0.0) & (values[1:] <= 0.0))
+    fraction = values[down] / (values[down] - values[down + 1])
+    return times[down] + fraction * (times[down + 1] - times[down])
+
+
+def down_crossings(values: np.ndarray, dt: float) -> np.ndarray:
+    """Times where ``values`` (one per step, from t = dt) cross zero going down."""
+    return crossings(dt * np.arange(1, len(values) + 1), values)
+
+
+def symplectic_period(omega: float, h: float) -> float:
+    """The period symplectic Euler gives an undamped oscillator of angular frequency omega."""
+    return 2.0 * math.pi / (2.0 / h * math.asin(omega * h / 2.0))
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,4 +1,9 @@
-"""A body's kind and inertia changed after it was made, and the read-only state it returns.
+"""Body kind, mass and inertia: from its shapes, after a change of kind or a set value.
+
+Mass and inertia from shapes are closed forms (a handful of float operations each), so
+they must match the hand formulas to 1e-12 relative; a formula error (a missing
+parallel-axis term, a wrong factor of 12) is at least 1e-2. The read-only state a body
+returns is checked here too.
 
 Made dynamic, a body takes mass = density x area and inertia = density x (second moment of
 area) from its shapes, the way ``add_body`` does; it then falls the discrete free fall of
@@ -17,7 +22,7 @@ from builders import G
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Box, Circle, World
+from engine import Box, Circle, ConcavePolygon, World
 
 
 def free_fall_drop(dt: float, steps: int) -> float:
@@ -184,3 +189,64 @@ def test_kind_inertia_and_density_are_saved_and_continue_bitwise():
         loaded.step()
     assert np.array_equal(world.positions, loaded.positions)
     assert np.array_equal(world.angles, loaded.angles)
+
+
+# --------------------------------------------------------------------------- mass and inertia
+
+
+def test_box_mass_and_inertia():
+    world = World()
+    w, h, rho = 2.0, 0.5, 3.0
+    body = world.add_body(Box(w, h), position=(1, 1), density=rho)
+    m = rho * w * h
+    assert body.mass == pytest.approx(m, rel=1e-12)
+    assert body.inertia == pytest.approx(m * (w * w + h * h) / 12.0, rel=1e-12)
+
+
+def test_circle_mass_and_inertia():
+    world = World()
+    body = world.add_body(Circle(0.5), position=(1, 1), density=4.0)
+    m = 4.0 * math.pi * 0.25
+    assert body.mass == pytest.approx(m, rel=1e-12)
+    assert body.inertia == pytest.approx(0.5 * m * 0.25, rel=1e-12)
+
+
+def test_compound_two_boxes_side_by_side_uses_parallel_axis():
+    world = World()
+    rho = 2.5
+    body = world.add_body(
+        [Box(1, 1, offset=(-0.5, 0)), Box(1, 1, offset=(0.5, 0))], position=(0, 5), density=rho
+    )
+    part_m = rho * 1.0
+    # Each part: own m (1 + 1) / 12 plus m d^2 with d = 0.5 from the common centre of mass.
+    expected = 2 * (part_m * 2.0 / 12.0 + part_m * 0.25)
+    assert body.mass == pytest.approx(2 * part_m, rel=1e-12)
+    assert body.inertia == pytest.approx(expected, rel=1e-12)
+    # The same as one 2 x 1 box
+    assert expected == pytest.approx(2 * part_m * (4 + 1) / 12.0, rel=1e-15)
+
+
+def test_compound_l_shape_matches_hand_value_and_concave_polygon():
+    world = World()
+    rho = 2.0
+    # L: a 2x1 box at (0, 0) and a 1x1 box at (0.5, 1). Centre of mass (1/6, 1/3);
+    # I = rho * (10/12 + 2 * 5/36 + 2/12 + 5/9) = rho * 11/6 (see the parallel-axis sums).
+    compound = world.add_body(
+        [Box(2, 1), Box(1, 1, offset=(0.5, 1.0))], position=(0, 5), density=rho
+    )
+    assert compound.mass == pytest.approx(3 * rho, rel=1e-12)
+    assert compound.inertia == pytest.approx(rho * 11.0 / 6.0, rel=1e-12)
+    outline = [(-1, -0.5), (1, -0.5), (1, 1.5), (0, 1.5), (0, 0.5), (-1, 0.5)]
+    concave = world.add_body(ConcavePolygon(outline), position=(10, 5), density=rho)
+    assert concave.mass == pytest.approx(3 * rho, rel=1e-12)
+    assert concave.inertia == pytest.approx(rho * 11.0 / 6.0, rel=1e-12)
+
+
+def test_static_and_kinematic_mass_are_infinite():
+    world = World()
+    ground = world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
+    mover = world.add_body(Box(1, 1), position=(0, 5), kind="kinematic", velocity=(1, 0))
+    for body in (ground, mover):
+        assert body.mass == math.inf
+        assert body.inertia == math.inf
+    assert mover.kind == "kinematic" and ground.kind == "static"

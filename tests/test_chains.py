@@ -6,13 +6,9 @@ import math
 
 import numpy as np
 import pytest
+from oracles import point_segment
 
 from engine import Box, Chain, Circle, Segment, World
-
-
-def point_segment(p, a, b):
-    t = np.clip(np.dot(p - a, b - a) / np.dot(b - a, b - a), 0.0, 1.0)
-    return float(np.hypot(*(p - a - t * (b - a))))
 
 
 def line_points(angle: float) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The game-facing event API: contacts, sensors, presolve, handlers, kinematic platforms.
+"""Events: contacts, sensors, presolve and handlers, as the game sees them.
 
 What the tests hold the engine to, and why the tolerances are what they are:
 
@@ -23,7 +23,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from builders import DT, SLOP, G, run
+from builders import DT, SLOP, G, ground_world, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,13 +33,6 @@ POST_STEP_EVENTS = ("contact_begin", "contact_persist", "contact_end", "sensor_b
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def ground_world(**kwargs):
-    """A world with a 40 m wide static ground whose top is at y = 0."""
-    world = World(**kwargs)
-    ground = world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
-    return world, ground
 
 
 def bodies_of(subject) -> tuple:
@@ -990,34 +983,3 @@ def test_a_body_made_a_sensor_passes_through_and_made_solid_again_lands():
     run(world, 90)
     assert box.position[1] == pytest.approx(0.5, abs=SLOP + 1e-3)
     assert {pair(c) for c in world.contacts} == {frozenset((id(ground), id(box)))}
-
-
-# --------------------------------------------------------------------------- kinematic
-
-
-def test_kinematic_platform_carries_a_resting_box_by_friction():
-    world = World()
-    platform = world.add_body(Box(6, 0.5), position=(0, 0), velocity=(2.0, 0.0), kind="kinematic")
-    box = world.add_body(Box(1, 1), position=(0, 0.75))
-    run(world, 60)
-    assert box.velocity[0] == pytest.approx(platform.velocity[0], rel=1e-9)
-    # Friction (mu g = 5.9 m/s^2) gets it to 2 m/s in 0.34 s: slip ~ v^2 / (2 mu g) = 0.34 m.
-    assert platform.position[0] - box.position[0] == pytest.approx(0.34, abs=0.1)
-    assert box.position[1] == pytest.approx(0.75, abs=SLOP + 1e-3)
-    # The platform itself is not slowed by its load.
-    np.testing.assert_array_equal(platform.velocity, [2.0, 0.0])
-    assert platform.position[0] == pytest.approx(60 * DT * 2.0, abs=1e-9)
-
-
-def test_kinematic_pusher_shoves_a_box_ahead_of_it_without_overlapping():
-    world, ground = ground_world()
-    pusher = world.add_body(Box(1, 1), position=(-2, 0.52), velocity=(1.5, 0.0), kind="kinematic")
-    box = world.add_body(Box(1, 1), position=(0, 0.5))
-    for _ in range(180):
-        world.step()
-        gap = (box.position[0] - 0.5) - (pusher.position[0] + 0.5)
-        assert gap > -0.01, "the pushed box sank into the pusher"
-    assert box.position[0] > pusher.position[0] + 0.99
-    assert box.position[0] > 2.0  # it has been shoved well past where it stood
-    assert pusher.position[0] == pytest.approx(-2 + 180 * DT * 1.5, abs=1e-9)
-    assert box.velocity[0] == pytest.approx(1.5, rel=1e-9)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from builders import free_port
 
 from engine.experiments.cli import main, parse_grid_entry
 
@@ -90,12 +90,6 @@ def test_the_command_line_runs_on_worker_processes(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "9 runs, 0 failed" in done.stdout
     assert len(pd.read_parquet(out)) == 9
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.mark.slow

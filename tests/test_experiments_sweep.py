@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -19,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from builders import free_port
 
 from engine import Box, Circle, World
 from engine.experiments import sweep
@@ -327,12 +327,6 @@ def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch, capsys):
 
 
 # --------------------------------------------------------------------------- bad input
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_an_unreachable_scheduler_fails_within_the_timeout_and_writes_nothing(tmp_path):

@@ -21,6 +21,7 @@ import zipfile
 
 import numpy as np
 import pytest
+from builders import L_OUTLINE
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_snapshot import (
@@ -299,14 +300,13 @@ def materials_file() -> bytes:
     world.add_body(crate, position=(-2, 0.4))
     hero = [Box(0.5, 0.8), Circle(0.15, (0, -0.45), sensor=True, tag="foot", mask=0x0001)]
     world.add_body(hero, position=(1, 0.45), density=2.0)
-    world.add_body(ConcavePolygon(L_SHAPE, density=0.5, restitution=0.5), position=(3, 0.7))
+    world.add_body(ConcavePolygon(L_OUTLINE, density=0.5, restitution=0.5), position=(3, 0.7))
     for _ in range(60):
         world.step()
     assert world._event_log.sensor_keys.shape == (1, 2) and len(world._event_log.contact_keys) == 3
     return saved_bytes(world)
 
 
-L_SHAPE = [(0, 0), (1.2, 0), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2), (0, 1.2)]
 # Part rows of materials_file: 0 ground; 1 the crate's box, 2 its ball; 3 the hero's box,
 # 4 its foot; 5 and 6 the L.
 MATERIAL_STATES = {

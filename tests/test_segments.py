@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from oracles import point_segment
 
 from engine import Box, Circle, Polygon, Segment, World, collide, collide_many
 
@@ -61,12 +62,6 @@ def oracle_separation(spec_a, pose_a, spec_b, pose_b):
                 hi = m2
         best = max(best, gap(np.array([0.5 * (lo + hi)]))[0], gaps[k])
     return float(best) - ra - rb
-
-
-def point_segment(p, a, b):
-    p, a, b = (np.asarray(v, dtype=float) for v in (p, a, b))
-    t = np.clip(np.dot(p - a, b - a) / np.dot(b - a, b - a), 0.0, 1.0)
-    return float(np.hypot(*(p - a - t * (b - a))))
 
 
 def signed_distance(spec, pose, p):
@@ -402,29 +397,3 @@ def test_segments_and_chains_carry_their_own_settings_through_a_file():
         world.step()
         loaded.step()
     assert np.array_equal(world.positions, loaded.positions)
-
-
-def test_a_capsule_against_box_corners_keeps_warm_start_keys_in_range():
-    """Vertex-to-vertex contact points (a capsule's end on a box's corner) once got
-    feature ids past their 22 bits, which spilled into the part rows of the warm-start
-    keys: a saved world then named parts that do not exist (found by the world fuzzer)."""
-    import copy
-
-    from engine.warm_start import FEATURE_BITS, ROW_BITS
-
-    world = World(broadphase="grid")
-    world.add_body(Box(16, 1), position=(0, -0.5), kind="static")
-    for _ in range(3):
-        world.add_body(Box(0.5, 0.5), position=(1.488, 0.3))
-    for _ in range(8):
-        world.step()
-    capsule = Segment((-0.168, 0.0), (0.168, 0.3), 0.084)
-    world.add_body(capsule, position=(0.0, 1.0236), velocity=(11.892, 5.097), density=8.69,
-                   restitution=0.593)  # fmt: skip
-    for _ in range(5):
-        world.step()
-        keys = world._warm.keys
-        rows = np.concatenate([keys >> (ROW_BITS + FEATURE_BITS),
-                               (keys >> FEATURE_BITS) & ((1 << ROW_BITS) - 1)])  # fmt: skip
-        assert np.all(rows < world._parts.count)
-    copy.deepcopy(world)  # loads its own snapshot, which checks the keys

@@ -9,18 +9,16 @@ import pickle
 
 import numpy as np
 import pytest
+from builders import L_OUTLINE, G, add_ground
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Box, Circle, ConcavePolygon, Polygon, World
 
-G = 9.81
-L_OUTLINE = [(0, 0), (1.2, 0), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2), (0, 1.2)]
-
 
 def level(dt: float = 1 / 60, **ground) -> World:
     world = World(gravity=(0.0, -G), dt=dt)
-    world.add_body(Box(40, 1), position=(0, -0.5), kind="static", **ground)
+    add_ground(world, **ground)
     return world
 
 

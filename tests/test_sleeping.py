@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from builders import run_for
+from builders import add_ground, run_for, stack
 
 from engine import Box, Circle, World
 
 
-def ground(world):
-    return world.add_body(Box(60, 1), position=(0, -0.5), kind="static")
-
-
-def stack(world, count=5, x=0.0):
-    return [world.add_body(Box(1, 1), position=(x, 0.5 + i)) for i in range(count)]
-
-
 def test_a_settled_pyramid_falls_asleep_and_stays_put():
     world = World()
-    ground(world)
+    add_ground(world, width=60.0)
     boxes = []
     for row in range(8):
         for i in range(8 - row):
@@ -36,7 +28,7 @@ def test_a_settled_pyramid_falls_asleep_and_stays_put():
 
 def test_world_without_sleep_never_sleeps():
     world = World(sleep=False)
-    ground(world)
+    add_ground(world, width=60.0)
     stack(world, 3)
     run_for(world, 3.0)
     assert world.awake.all()
@@ -44,7 +36,7 @@ def test_world_without_sleep_never_sleeps():
 
 def test_a_ball_hitting_a_sleeping_stack_wakes_it_and_the_stack_reacts():
     world = World()
-    ground(world)
+    add_ground(world, width=60.0)
     boxes = stack(world, 5)
     run_for(world, 2.0)
     assert not any(box.awake for box in boxes)
@@ -84,7 +76,7 @@ def test_a_sleeping_body_on_a_removed_floor_wakes_and_falls():
 )
 def test_a_force_impulse_or_a_write_wakes_the_island(poke):
     world = World()
-    ground(world)
+    add_ground(world, width=60.0)
     boxes = stack(world, 3)
     run_for(world, 2.0)
     assert not boxes[0].awake

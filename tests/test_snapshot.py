@@ -18,6 +18,7 @@ import pickle
 
 import numpy as np
 import pytest
+from builders import L_OUTLINE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,7 +57,6 @@ from engine.snapshot import (
 
 # The keys of a shape spec that are its geometry (the rest are the shape's own settings).
 GEOMETRY_KEYS = {"width", "height", "offset", "angle", "radius", "vertices"}
-L_OUTLINE = [(0, 0), (1.2, 0), (1.2, 0.4), (0.4, 0.4), (0.4, 1.2), (0, 1.2)]
 
 
 # --------------------------------------------------------------------------- helpers

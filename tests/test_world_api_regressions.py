@@ -10,16 +10,11 @@ import math
 
 import numpy as np
 import pytest
+from builders import ground_world
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from engine import Box, Circle, HandlerError, RevoluteJoint, WeldJoint, World
-
-
-def floor_world(**settings) -> World:
-    world = World(**settings)
-    world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
-    return world
 
 
 def resting_box(world: World, x: float = 0.0):
@@ -63,7 +58,7 @@ def test_queries_see_bodies_added_and_removed_between_them():
 # -- re-entrant stepping ----------------------------------------------------------------------
 @pytest.mark.parametrize("call", ["step", "advance"])
 def test_stepping_from_presolve_is_refused_and_time_stays_one_step(call):
-    world = floor_world()
+    world, _ = ground_world()
     resting_box(world)
     refusals = []
 
@@ -80,7 +75,7 @@ def test_stepping_from_presolve_is_refused_and_time_stays_one_step(call):
 
 
 def test_stepping_from_an_event_handler_is_refused():
-    world = floor_world()
+    world, _ = ground_world()
     resting_box(world)
     for event in ("contact_begin", "contact_persist"):
         world.on(event, lambda contact: world.step())
@@ -92,7 +87,7 @@ def test_stepping_from_an_event_handler_is_refused():
 
 # -- writes inside presolve -------------------------------------------------------------------
 def test_writes_inside_presolve_are_applied_when_the_step_ends():
-    world = floor_world()
+    world, _ = ground_world()
     box = resting_box(world)
     ball = world.add_body(Circle(0.5), position=(5, 0.5))
     world.step()
@@ -123,7 +118,7 @@ def test_writes_inside_presolve_are_applied_when_the_step_ends():
 
 
 def test_a_force_applied_inside_presolve_acts_in_the_next_step():
-    world = floor_world(gravity=(0, 0))
+    world, _ = ground_world(gravity=(0, 0))
     box = resting_box(world)
     world.step()
     world.on("presolve", lambda contact: box.apply_force((60, 0)))  # mass 1
@@ -135,7 +130,7 @@ def test_a_force_applied_inside_presolve_acts_in_the_next_step():
 
 
 def test_writes_to_a_body_added_inside_presolve_apply_after_it_is_added():
-    world = floor_world()
+    world, _ = ground_world()
     resting_box(world)
     world.step()
     spawned = []
@@ -154,7 +149,7 @@ def test_writes_to_a_body_added_inside_presolve_apply_after_it_is_added():
 
 # -- body.world during presolve ---------------------------------------------------------------
 def test_a_body_removed_in_presolve_reports_no_world_for_its_next_contacts():
-    world = floor_world()
+    world, _ = ground_world()
     doomed = world.add_body(Box(1, 1), position=(0, 0.5))
     world.add_body(Box(1, 1), position=(1.0, 0.5))  # a second contact for the doomed box
     world.step()
@@ -174,7 +169,7 @@ def test_a_body_removed_in_presolve_reports_no_world_for_its_next_contacts():
 
 
 def test_a_write_to_a_body_removed_in_presolve_is_refused():
-    world = floor_world()
+    world, _ = ground_world()
     box = resting_box(world)
     world.step()
     errors = []
@@ -196,7 +191,7 @@ def test_a_write_to_a_body_removed_in_presolve_is_refused():
 # -- advance ----------------------------------------------------------------------------------
 def test_advance_counts_a_step_whose_handler_raised_once():
     def run(raising: bool) -> int:
-        world = floor_world()
+        world, _ = ground_world()
         resting_box(world)
         world.step()
         calls = []

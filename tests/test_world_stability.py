@@ -11,15 +11,11 @@ import math
 
 import numpy as np
 import pytest
-from builders import DT, hexagon, run
+from builders import DT, add_ground, hexagon, run
 
 from engine import Box, Circle, World
 
 TEN_SECONDS = 600
-
-
-def add_ground(world: World, width: float = 40.0):
-    return world.add_body(Box(width, 1), position=(0, -0.5), kind="static")
 
 
 @pytest.mark.slow

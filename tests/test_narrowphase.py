@@ -1,4 +1,4 @@
-"""The compiled narrow phase against the earlier numpy batch implementation, field by field.
+"""Narrow phase: the compiled kernel against the earlier numpy batch implementation, field by field.
 
 ``tests/numpy_reference`` holds the narrow phase as it was written before the kernels: numpy
 operations on whole batches, proven against the independent oracles of ``tests/oracles.py``.

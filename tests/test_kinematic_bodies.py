@@ -1,0 +1,108 @@
+"""Kinematic bodies: motion by their velocities alone, and the bodies they push and carry.
+
+A kinematic body's motion is prescribed: gravity and contacts never change its velocity, so
+its position is x0 + v t to rounding (1e-9). What it touches is moved by the contact solve:
+shoved ahead of a pusher without sinking into it, carried by a platform through friction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from builders import DT, SLOP, add_ground, ground_world, run, steps
+
+from engine import Box, World
+
+
+def test_kinematic_box_pushes_dynamic_box_and_is_not_pushed():
+    """A kinematic box at 1 m/s meets a resting dynamic box after 1 s and pushes it for 2 s.
+
+    The pusher's motion is prescribed: its velocity and angle must not change by a bit, and
+    its position is x0 + v t to rounding. The pushed box must travel with it: over the last
+    second it moves 1 m, at the pusher's speed exactly (measured to 4e-15, so 1e-9: a lag or
+    a bounce ahead is centimetres), and never sinks more than 1 cm into the pusher.
+    """
+    world = World()
+    add_ground(world)
+    crate = world.add_body(Box(1, 1), position=(0, 0.5))
+    pusher = world.add_body(Box(1, 1), position=(-2, 0.51), velocity=(1.0, 0.0), kind="kinematic")
+    crate_x_at_2s = None
+    for n in range(1, steps(3.0) + 1):
+        world.step()
+        assert np.array_equal(pusher.velocity, [1.0, 0.0])
+        assert pusher.angle == 0.0 and pusher.angular_velocity == 0.0
+        assert pusher.position[1] == 0.51  # no gravity on a kinematic body, never pushed
+        assert pusher.position[0] == pytest.approx(-2.0 + n * DT, abs=1e-9)
+        assert crate.position[0] - pusher.position[0] > 1.0 - 0.01
+        if n == steps(2.0):
+            crate_x_at_2s = crate.position[0]
+    assert crate.position[0] - crate_x_at_2s == pytest.approx(1.0, abs=1e-9)
+    assert abs(crate.angle) < 0.05
+
+
+def test_dynamic_box_is_carried_by_kinematic_platform():
+    """Friction accelerates the box at mu g = 5.9 m/s², so it reaches the platform's 1 m/s in
+    ~0.2 s; after 1 s static friction holds it at the platform's speed (measured to 1e-16,
+    so 1e-9)."""
+    world = World()
+    platform = world.add_body(Box(4, 0.2), position=(0, 1.0), velocity=(1.0, 0.0), kind="kinematic")
+    box = world.add_body(Box(0.5, 0.5), position=(0, 1.35))
+    run(world, steps(1.0))
+    assert box.velocity[0] == pytest.approx(1.0, rel=1e-9)
+    assert box.position[1] == pytest.approx(1.35, abs=0.01)  # resting on it, not through it
+    assert np.array_equal(platform.velocity, [1.0, 0.0])
+    assert platform.position[1] == 1.0
+    assert platform.position[0] == pytest.approx(1.0, abs=1e-9)
+
+
+def test_kinematic_body_moves_and_turns_by_its_velocities_only():
+    """Gravity does not act on a kinematic body; x = x0 + v t and angle = a0 + w t to
+    rounding (1e-9), even while it sweeps through dynamic bodies resting on the ground."""
+    world = World()
+    add_ground(world)
+    for i in range(5):
+        world.add_body(Box(0.5, 0.5), position=(-1.0 + 0.6 * i, 0.25))
+    paddle = world.add_body(
+        Box(3, 0.2),
+        position=(-3, 0.6),
+        angle=0.0,
+        velocity=(0.5, 0.0),
+        angular_velocity=1.0,
+        kind="kinematic",
+    )
+    n = steps(3.0)
+    run(world, n)
+    t = n * DT
+    assert paddle.position[0] == pytest.approx(-3 + 0.5 * t, abs=1e-9)
+    assert paddle.position[1] == 0.6
+    assert paddle.angle == pytest.approx(1.0 * t, abs=1e-9)
+    assert np.array_equal(paddle.velocity, [0.5, 0.0]) and paddle.angular_velocity == 1.0
+    assert np.all(np.isfinite(world.positions))
+
+
+def test_kinematic_platform_carries_a_resting_box_by_friction():
+    world = World()
+    platform = world.add_body(Box(6, 0.5), position=(0, 0), velocity=(2.0, 0.0), kind="kinematic")
+    box = world.add_body(Box(1, 1), position=(0, 0.75))
+    run(world, 60)
+    assert box.velocity[0] == pytest.approx(platform.velocity[0], rel=1e-9)
+    # Friction (mu g = 5.9 m/s^2) gets it to 2 m/s in 0.34 s: slip ~ v^2 / (2 mu g) = 0.34 m.
+    assert platform.position[0] - box.position[0] == pytest.approx(0.34, abs=0.1)
+    assert box.position[1] == pytest.approx(0.75, abs=SLOP + 1e-3)
+    # The platform itself is not slowed by its load.
+    np.testing.assert_array_equal(platform.velocity, [2.0, 0.0])
+    assert platform.position[0] == pytest.approx(60 * DT * 2.0, abs=1e-9)
+
+
+def test_kinematic_pusher_shoves_a_box_ahead_of_it_without_overlapping():
+    world, ground = ground_world()
+    pusher = world.add_body(Box(1, 1), position=(-2, 0.52), velocity=(1.5, 0.0), kind="kinematic")
+    box = world.add_body(Box(1, 1), position=(0, 0.5))
+    for _ in range(180):
+        world.step()
+        gap = (box.position[0] - 0.5) - (pusher.position[0] + 0.5)
+        assert gap > -0.01, "the pushed box sank into the pusher"
+    assert box.position[0] > pusher.position[0] + 0.99
+    assert box.position[0] > 2.0  # it has been shoved well past where it stood
+    assert pusher.position[0] == pytest.approx(-2 + 180 * DT * 1.5, abs=1e-9)
+    assert box.velocity[0] == pytest.approx(1.5, rel=1e-9)
