@@ -357,6 +357,8 @@ SAVED_ATTRIBUTES = {
 }
 EXCLUDED_ATTRIBUTES = {
     "_handle_array": "cache of _handles as an object array, rebuilt on demand",
+    "_query_index": "cache of the query index, rebuilt by the first query after a change "
+    "(a restore moves the pose revision on; other copies start with an empty cache)",
     # Within a step only: snapshot and restore refuse to run during a step (from a presolve
     # handler), and between steps these are always False, [] and None.
     "_stepping": "true only during a step",
