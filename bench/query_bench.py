@@ -2,7 +2,7 @@
 
 Worlds have a fixed density (one body per 9 m^2: boxes, circles, hexagons and planks at
 random poses, a third of them static), so a fixed-size query meets about the same number of
-bodies whatever the world's size. Per-query times are whole calls of the public functions
+bodies whatever the world's size. Per-query times are whole calls of the World's methods
 (argument checks, the kernel, the answer objects) and exclude the index build (done once
 per step, by the first query after the world changed), which is reported on its own row.
 
@@ -18,11 +18,8 @@ import numpy as np
 
 from bench.timing import best_of
 from engine import Box, Circle, Polygon, World
-from engine.character import move_and_slide
-from engine.queries import query_aabb, query_point, shape_cast
-from engine.query_index import MOVED, UNLISTED, QueryIndex, build_index, current_index
+from engine.query_index import MOVED, UNLISTED, QueryIndex, build_index
 from engine.ray_kernels import raycast_rays
-from engine.raycast import raycast, raycast_many
 
 AREA_PER_BODY = 9.0  # m^2
 RAY_LENGTH = 10.0  # m
@@ -68,26 +65,26 @@ def without_grid(index: QueryIndex) -> QueryIndex:
 
 def brute_force_fractions(world: World, starts, ends) -> np.ndarray:
     """First-hit fraction of each ray against every part, no grid (NaN: no hit)."""
-    arrays = world._bodies.arrays
-    brute = without_grid(current_index(world))
-    return raycast_rays(*brute, arrays["category"], arrays["sensor"], 0xFFFF, starts, ends)[1]
+    parts = world._parts.table.columns()
+    brute = without_grid(world._current_index())
+    return raycast_rays(*brute, parts["category"], parts["sensor"], 0xFFFF, starts, ends)[1]
 
 
 def ray_rows() -> list[tuple[str, float, str]]:
     world, side = random_world(5_000)
     starts, ends = random_rays(side, RAYS)
-    build = best_of(5, lambda: build_index(world))
-    current_index(world)
-    batched = best_of(3, lambda: raycast_many(world, starts, ends))
+    build = best_of(5, lambda: build_index(world._bodies, world._parts.table))
+    world._current_index()
+    batched = best_of(3, lambda: world.raycast_many(starts, ends))
     pairs = list(zip(starts[:SINGLE_RAYS].tolist(), ends[:SINGLE_RAYS].tolist()))
-    one_by_one = best_of(3, lambda: [raycast(world, s, e) for s, e in pairs])
+    one_by_one = best_of(3, lambda: [world.raycast(s, e) for s, e in pairs])
     few_starts, few_ends = starts[:BRUTE_RAYS].copy(), ends[:BRUTE_RAYS].copy()
     brute = best_of(1, lambda: brute_force_fractions(world, few_starts, few_ends))
     # The reference must agree, or the speed-up means nothing.
     reference = brute_force_fractions(world, few_starts, few_ends)
-    fast = raycast_many(world, few_starts, few_ends).fraction
+    fast = world.raycast_many(few_starts, few_ends).fraction
     np.testing.assert_array_equal(fast, reference)
-    hit_rate = np.mean(raycast_many(world, starts, ends).body_row >= 0)
+    hit_rate = np.mean(world.raycast_many(starts, ends).body_row >= 0)
     return [
         ("queries: index build, 5k bodies", 1e3 * build, "ms"),
         ("raycast_many: 10k rays of 10 m, 5k bodies", RAYS / batched, "rays/s"),
@@ -115,11 +112,11 @@ def size_rows(bodies: int) -> list[tuple[str, float, str]]:
     points = np.random.default_rng(2).uniform(0.0, side, (CALLS, 2))
     half = QUERY_BOX / 2
     label = f"{bodies // 1000}k bodies"
-    build = best_of(5, lambda: build_index(world))
-    current_index(world)
-    point_us = per_call_us(points.tolist(), lambda p: query_point(world, p))
+    build = best_of(5, lambda: build_index(world._bodies, world._parts.table))
+    world._current_index()
+    point_us = per_call_us(points.tolist(), lambda p: world.query_point(p))
     boxes = [((x - half, y - half), (x + half, y + half)) for x, y in points.tolist()]
-    aabb_us = per_call_us(boxes, lambda box: query_aabb(world, *box))
+    aabb_us = per_call_us(boxes, lambda box: world.query_aabb(*box))
     return [
         (f"queries: index build, {label}", 1e3 * build, "ms"),
         (f"query_point, {label}", point_us, "us/query"),
@@ -132,13 +129,13 @@ def controller_rows() -> list[tuple[str, float, str]]:
     starts, ends = random_rays(side, CALLS, seed=3)
     box = Box(0.8, 0.8)
     casts = [((x, y, 0.0), (ex - x, ey - y)) for (x, y), (ex, ey) in zip(starts, ends)]
-    cast_us = per_call_us(casts, lambda cast: shape_cast(world, box, *cast))
+    cast_us = per_call_us(casts, lambda cast: world.shape_cast(box, *cast))
     mover = world.add_body(Box(0.5, 1.0), position=(side / 2, side / 2), kind="kinematic")
-    move_and_slide(world, mover, (0.0, 0.0))  # the index build and any compiling, untimed
+    world.move_and_slide(mover, (0.0, 0.0))  # the index build and any compiling, untimed
     steps = (np.random.default_rng(4).normal(size=(2000, 2)) * 0.5).tolist()
     start = time.perf_counter()
     for step in steps:
-        move_and_slide(world, mover, step)
+        world.move_and_slide(mover, step)
     slide_us = 1e6 * (time.perf_counter() - start) / len(steps)
     return [
         ("shape_cast: box along 10 m, 5k bodies", cast_us, "us/cast"),

@@ -126,24 +126,6 @@ def canonical_pairs(buffer, count, n):
 
 
 @kernel
-def group_by_key(keys, buckets):
-    """Positions 0..E-1 ordered by ``keys`` (E,) int64 in [0, buckets): a counting sort,
-    stable. Returns (order (E,), start (buckets + 1,)): key k's entries are
-    order[start[k]:start[k + 1]]."""
-    start = np.zeros(buckets + 1, dtype=np.int64)
-    for key in keys:
-        start[key + 1] += 1
-    for k in range(buckets):
-        start[k + 1] += start[k]
-    fill = start[:buckets].copy()
-    order = np.empty(len(keys), dtype=np.int64)
-    for e in range(len(keys)):
-        order[fill[keys[e]]] = e
-        fill[keys[e]] += 1
-    return order, start
-
-
-@kernel
 def sweep_large_boxes(lower, upper, large, buffer, count):
     """Append every overlapping pair that involves a ``large`` box (N,) bool to ``buffer``.
 

@@ -1,8 +1,8 @@
-"""Uniform-grid broad phase: a spatial hash keyed by integer cell coordinates.
+"""Uniform-grid broad phase: boxes sharing a cell of the grid are candidate pairs.
 
-Each box is entered in every grid cell it covers; boxes sharing a cell are candidate pairs.
-Entries are grouped by sorting their cell keys, and each cell's entries are paired in a
-compiled loop.
+The grid is ``engine.cell_grid``'s, the one the query index is built on: each box is
+entered in every cell it covers, and the entries are grouped by cell. Each cell's boxes are
+paired in a compiled loop.
 
 Two boxes that overlap share several cells when their intersection spans several. Each
 pair is listed only in the cell holding the lower-left corner of the two boxes'
@@ -10,8 +10,8 @@ intersection: on each axis the larger of their first covered cells. Both boxes c
 cell (floor is monotone), so every overlapping pair is found exactly once.
 
 Boxes covering many cells (a huge wall, or every box when the cells are tiny) would blow
-up the number of entries. They are left out of the grid and paired by a sweep against all
-boxes instead (``engine.box_pairs.sweep_large_boxes``), so memory stays proportional to
+up the number of entries. The grid leaves them out, and they are paired by a sweep against
+all boxes instead (``engine.box_pairs.sweep_large_boxes``), so memory stays proportional to
 the boxes and their pairs, not to the area they cover.
 """
 
@@ -21,21 +21,11 @@ import math
 
 import numpy as np
 
-from .box_pairs import (
-    as_boxes,
-    canonical_pairs,
-    empty_pairs,
-    group_by_key,
-    sweep_large_boxes,
-)
+from .box_pairs import as_boxes, canonical_pairs, empty_pairs, sweep_large_boxes
+from .cell_grid import AXIS_BITS, AXIS_LIMIT, FIRST_COLUMN, FIRST_ROW, LARGE, build_cells
 from .jit import kernel
-from .sorting import argsort_keys, median
+from .sorting import median
 
-# A box covering more cells than this is paired by the sweep instead of the grid.
-MAX_CELLS_PER_BOX = 16
-# Cell coordinates stay below 2**30: (column, row) packs into one int64.
-AXIS_BITS = 30
-AXIS_LIMIT = 2**AXIS_BITS - 1
 # The automatic cell size never makes the scene wider than this many cells.
 MAX_AUTO_CELLS_PER_AXIS = 2**20
 # Automatic cell side as a multiple of the median box extent.
@@ -111,65 +101,25 @@ def grid_cells(lower, upper, cell_size: float | None = None) -> tuple[np.ndarray
         return np.empty((0, 2)), np.empty((0, 2))
     if cell_size is None:
         cell_size = choose_cell_size(lower, upper)
-    _, _, _, keys, _ = _layout(lower, upper, cell_size)
-    keys = np.unique(keys)
+    grid = build_cells(lower, upper, cell_size, np.zeros((len(lower), 5), dtype=np.int64))
+    keys = grid.keys[np.diff(grid.start) > 0]  # a dense grid lists its empty cells too
     cells = np.stack([keys >> AXIS_BITS, keys & AXIS_LIMIT], axis=1)
-    cell_lower = lower.min(axis=0) + cells * cell_size
+    cell_lower = np.array([grid.origin_x, grid.origin_y]) + cells * cell_size
     return cell_lower, cell_lower + cell_size
 
 
 @kernel
-def _layout(lower, upper, cell_size):
-    """First covered cell (N, 2) int64 of each box, large (N,) bool, and one entry per
-    (box, covered cell): cell keys (E,) int64 (column << AXIS_BITS | row) and boxes (E,)."""
-    n = len(lower)
-    ox, oy = lower[:, 0].min(), lower[:, 1].min()
-    first = np.zeros((n, 2), dtype=np.int64)
-    last = np.zeros((n, 2), dtype=np.int64)
-    large = np.zeros(n, dtype=np.bool_)
-    entries = 0
-    for i in range(n):
-        lo_x = math.floor((lower[i, 0] - ox) / cell_size)
-        lo_y = math.floor((lower[i, 1] - oy) / cell_size)
-        hi_x = math.floor((upper[i, 0] - ox) / cell_size)
-        hi_y = math.floor((upper[i, 1] - oy) / cell_size)
-        # Counted in float64: a huge box may cover more cells than int64 can hold.
-        covered = (hi_x - lo_x + 1.0) * (hi_y - lo_y + 1.0)
-        if covered > MAX_CELLS_PER_BOX or hi_x > AXIS_LIMIT or hi_y > AXIS_LIMIT:
-            large[i] = True
-            continue
-        first[i, 0], first[i, 1] = int(lo_x), int(lo_y)
-        last[i, 0], last[i, 1] = int(hi_x), int(hi_y)
-        entries += int(covered)
-    keys = np.empty(entries, dtype=np.int64)
-    boxes = np.empty(entries, dtype=np.int64)
-    e = 0
-    for i in range(n):
-        if large[i]:
-            continue
-        for cx in range(first[i, 0], last[i, 0] + 1):
-            for cy in range(first[i, 1], last[i, 1] + 1):
-                keys[e] = (cx << AXIS_BITS) | cy
-                boxes[e] = i
-                e += 1
-    return first, last, large, keys, boxes
-
-
-@kernel
-def _pair_cells(keys, order, box, data, buffer):
-    """Write the overlapping pairs of every cell's entries into ``buffer`` (C, 2); returns
-    how many, or -1 if they do not fit. Entries in cell order: keys (E,), order (E,),
-    box (E,) and data (E, 6) (lower, upper and first covered cell of each entry's box)."""
-    entries = len(keys)
+def _pair_cells(keys, start, box, data, buffer):
+    """Write the overlapping pairs of every cell's boxes into ``buffer`` (C, 2); returns
+    how many, or -1 if they do not fit. Cells: keys (K,) and runs start (K + 1,) of the
+    entries (see ``engine.cell_grid``), which are in cell order: box (E,) and data (E, 6)
+    (lower, upper and first covered cell of each entry's box)."""
     count = 0
-    start = 0
-    while start < entries:
-        key = keys[order[start]]
-        stop = start + 1
-        while stop < entries and keys[order[stop]] == key:
-            stop += 1
+    for cell in range(len(keys)):
+        key = keys[cell]
         cx, cy = float(key >> AXIS_BITS), float(key & AXIS_LIMIT)
-        for p in range(start, stop):
+        stop = start[cell + 1]
+        for p in range(start[cell], stop):
             for q in range(p + 1, stop):
                 # Listed only in the cell of the intersection's lower-left corner.
                 if max(data[p, 4], data[q, 4]) != cx or max(data[p, 5], data[q, 5]) != cy:
@@ -184,7 +134,6 @@ def _pair_cells(keys, order, box, data, buffer):
                         return -1
                     buffer[count, 0], buffer[count, 1] = box[p], box[q]
                     count += 1
-        start = stop
     return count
 
 
@@ -193,41 +142,26 @@ def grid_kernel(lower, upper, cell_size):
     """Canonical overlapping pairs (M, 2) of boxes with (N, 2) corners, cells of side
     ``cell_size``."""
     n = len(lower)
-    first, last, large, keys, boxes = _layout(lower, upper, cell_size)
-    entries = len(keys)
-    # Group the entries by cell: a counting sort over the grid's cells when the grid is
-    # not much larger than the entries (the usual case), a comparison sort otherwise.
-    columns = 1
-    rows = 1
-    for i in range(n):
-        if not large[i]:
-            columns = max(columns, last[i, 0] + 1)
-            rows = max(rows, last[i, 1] + 1)
-    if columns * rows <= 4 * entries + 1024:
-        dense = np.empty(entries, dtype=np.int64)
-        for e in range(entries):
-            dense[e] = (keys[e] >> AXIS_BITS) * rows + (keys[e] & AXIS_LIMIT)
-        order, _ = group_by_key(dense, columns * rows)
-    else:
-        order = argsort_keys(keys)
+    spans = np.zeros((n, 5), dtype=np.int64)
+    grid = build_cells(lower, upper, cell_size, spans)
+    box = grid.boxes
     # The entries' boxes in cell order, so that pairing a cell reads one contiguous run.
-    box = np.empty(entries, dtype=np.int64)
-    data = np.empty((entries, 6))
-    for e in range(entries):
-        i = boxes[order[e]]
-        box[e] = i
+    data = np.empty((len(box), 6))
+    for e in range(len(box)):
+        i = box[e]
         data[e, 0], data[e, 1] = lower[i, 0], lower[i, 1]
         data[e, 2], data[e, 3] = upper[i, 0], upper[i, 1]
-        data[e, 4], data[e, 5] = first[i, 0], first[i, 1]
+        data[e, 4], data[e, 5] = spans[i, FIRST_COLUMN], spans[i, FIRST_ROW]
     # Pairs go into a buffer that is not reassigned inside the loops (an array variable
     # reassigned in a loop costs reference counting on every iteration): if it fills up,
     # the cells are paired again into one twice as large.
     capacity = 2 * n + 16
     while True:
         buffer = np.empty((capacity, 2), dtype=np.int64)
-        count = _pair_cells(keys, order, box, data, buffer)
+        count = _pair_cells(grid.keys, grid.start, box, data, buffer)
         if count >= 0:
             break
         capacity *= 2
+    large = spans[:, LARGE] != 0
     buffer, count = sweep_large_boxes(lower, upper, large, buffer, count)
     return canonical_pairs(buffer, count, n)

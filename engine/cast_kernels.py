@@ -24,17 +24,11 @@ from .query_index import ANGLE, BODY, RADIUS, REACH, SLOTS, X, Y
 from .sorting import sorted_unique
 
 
-def cast_filters(world, row: int) -> tuple:
+def cast_filters(parts, own: tuple = (0, 0, 0)) -> tuple:
     """The ``filters`` the cast kernels take: the part table's (category, mask, group,
-    sensor) (P,) and the category, mask and group of the moved body at ``row`` (0 for a
-    cast, row -1)."""
-    parts = world._parts.table
-    own = (0, 0, 0)
-    if row >= 0:
-        bodies = world._bodies.arrays
-        own = tuple(int(bodies[name][row]) for name in ("category", "mask", "group"))
-    columns = tuple(parts.view(name) for name in ("category", "mask", "group", "sensor"))
-    return (*columns, *own)
+    sensor) (P,) from ``parts`` (its columns by name), and ``own``: the category, mask and
+    group of the moved body (zeros for a cast, mover row -1)."""
+    return (parts["category"], parts["mask"], parts["group"], parts["sensor"], *own)
 
 
 @kernel(inline=True)

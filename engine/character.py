@@ -24,8 +24,10 @@ keeps its own vertical part. A horizontal walk therefore stops at the foot of a 
 (and gravity still finds the ground there), while sliding along vertical walls and
 overhangs is the plain projection.
 
-The whole move, push-out and slides, is one kernel call on the world's query index; the
-moved body is then patched into the index, so the next query need not rebuild it.
+The whole move, push-out and slides, is one kernel call on the world's query index, which
+it only reads. ``World.move_and_slide`` then writes the body's new position (the write any
+program makes, validated) and patches the moved body into the index, so that the next query
+need not rebuild it.
 """
 
 from __future__ import annotations
@@ -37,24 +39,16 @@ import numpy as np
 
 from .call_args import finite_float, vector_floats
 from .cast_kernels import cast_filters, deepest_contact, first_impact, index_parts
+from .filtering import ALL_CATEGORIES
 from .jit import kernel
-from .queries import ALL_CATEGORIES, check_body, check_world
-from .query_index import (
-    ANGLE,
-    QueryIndex,
-    X,
-    Y,
-    current_index,
-    forget,
-    parts_of_body,
-    patch_moved_body,
-    restamp,
-)
+from .query_index import ANGLE, QueryIndex, X, Y, parts_of_body
 from .settings import CHARACTER_SKIN, MAX_COORDINATE
 from .validation import check_bound
 
 # Push-out passes when the body starts overlapping several bodies at once.
 DEPENETRATION_PASSES = 4
+# Steepest surface that is still a floor, by default.
+FLOOR_ANGLE = math.radians(45)
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,49 +67,44 @@ class SlideResult:
 
 
 def move_and_slide(
-    world, body, motion, max_slides: int = 4, floor_angle: float = math.radians(45)
-) -> SlideResult:
-    """Move ``body`` by ``motion`` (2,), sliding along what it hits; sets ``body.position``.
+    index: QueryIndex, parts: dict, bodies: dict, handles: np.ndarray, row: int, motion,
+    max_slides: int = 4, floor_angle: float | None = None, units_per_meter: float = 1.0,
+) -> tuple[SlideResult, bool]:  # fmt: skip
+    """Where body ``row`` ends when moved by ``motion`` (2,), sliding along what it hits.
+
+    Returns its SlideResult and whether it moves at all. Nothing is written: the caller sets
+    the body's position to the result's (``World.move_and_slide`` does, and then patches the
+    index). index: the world's QueryIndex at its current poses; parts: the part table's
+    columns (category, mask, group (P,) int64 and sensor (P,) bool are read); bodies: the
+    body table's columns (the moved body's category, mask, group, angle and origin_offset
+    are read); handles: (N,) object array, the Body of each body row. units_per_meter: the
+    world's, which scales the skin kept from surfaces (CHARACTER_SKIN m).
 
     Any kind of body may be moved; it is not turned and its velocity is left alone. Bodies
     it would not collide with in a step (itself, sensors, bodies its collision filter
     excludes) do not block it. max_slides: int >= 1, the most sweeps (motion left after the
-    last one is dropped). floor_angle: radians in [0, pi]. It never ends overlapping another
-    body, nor passes through one, unless it starts wedged between several (the push-out
-    then gives up after DEPENETRATION_PASSES passes).
+    last one is dropped). floor_angle: radians in [0, pi] (None: FLOOR_ANGLE). It never ends
+    overlapping another body, nor passes through one, unless it starts wedged between
+    several (the push-out then gives up after DEPENETRATION_PASSES passes).
     """
-    check_world(world)
-    row = check_body(world, body)
     mx, my = vector_floats(motion, "motion")
     check_bound(math.hypot(mx, my), "motion", MAX_COORDINATE, "m")
     max_slides = _check_slides(max_slides)
-    floor_cos = math.cos(_check_floor_angle(floor_angle))
-    index = current_index(world)
-    x, y, rows, normals, on_floor, moved, patched = slide_body(
-        *index, row, cast_filters(world, row), ALL_CATEGORIES, mx, my, max_slides, floor_cos,
-        CHARACTER_SKIN * world.units_per_meter,
+    floor_cos = math.cos(_check_floor_angle(FLOOR_ANGLE if floor_angle is None else floor_angle))
+    own = tuple(int(bodies[name][row]) for name in ("category", "mask", "group"))
+    x, y, rows, normals, on_floor, moved = slide_body(
+        *index, row, cast_filters(parts, own), ALL_CATEGORIES, mx, my, max_slides, floor_cos,
+        CHARACTER_SKIN * units_per_meter,
     )  # fmt: skip
     # The kernel moves the centre of mass; ``position`` is the shapes' origin for a body
     # added with origin="local".
-    ox, oy = world._bodies.arrays["origin_offset"][row]
+    ox, oy = bodies["origin_offset"][row]
     if ox or oy:
-        c, s = math.cos(body.angle), math.sin(body.angle)
+        angle = float(bodies["angle"][row])
+        c, s = math.cos(angle), math.sin(angle)
         x, y = x + c * ox - s * oy, y + s * ox + c * oy
-        patched = False  # the origin's round trip may round: the index is rebuilt
-    if moved:
-        try:
-            body.position = (x, y)  # validated, like any write (and only when it moved)
-        except ValueError:
-            forget(world)  # the index has the move the world refused
-            raise
-        # The kernel patched the moved body into the index: the next query need not
-        # rebuild it, unless too many bodies have been patched in since the build.
-        if patched:
-            restamp(world, index)
-        else:
-            forget(world)
-    contacts = list(zip(world._handles_by_row()[rows].tolist(), normals))
-    return SlideResult(np.array([x, y]), contacts, on_floor)
+    contacts = list(zip(handles[rows].tolist(), normals))
+    return SlideResult(np.array([x, y]), contacts, on_floor), moved
 
 
 def _check_slides(value) -> int:
@@ -135,8 +124,8 @@ def _check_floor_angle(value) -> float:
 
 @kernel
 def slide_body(
-    frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-    unlisted, row, filters, mask, mx, my, max_slides, floor_cos, skin,
+    frames, part_ints, part_floats, vertices, normals, grid, counts, slot_start, slot_keys,
+    slot_parts, unlisted, row, filters, mask, mx, my, max_slides, floor_cos, skin,
 ):  # fmt: skip
     """The move of body ``row`` by (mx, my) (see the module docstring). What blocks it is the
     collision filter's call (``cast_kernels.blocks``; ``mask`` is unused for a body); the
@@ -144,12 +133,11 @@ def slide_body(
 
     Returns its new position x, y; the contacts met, in order: body rows (C,) int64 and unit
     normals (C, 2) from each obstacle towards the body; whether any normal is within the
-    floor angle of up (its y >= floor_cos); whether it moved; and whether its new pose was
-    patched into the index (see ``query_index.patch_moved_body``).
+    floor angle of up (its y >= floor_cos); and whether it moved. The index is only read.
     """
     index = QueryIndex(
-        frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-        unlisted,
+        frames, part_ints, part_floats, vertices, normals, grid, counts, slot_start, slot_keys,
+        slot_parts, unlisted,
     )  # fmt: skip
     first, stop = parts_of_body(part_ints, row)
     rows = np.arange(first, stop)
@@ -192,8 +180,7 @@ def slide_body(
     for k in range(count):
         on_floor = on_floor or met_normal[k, 1] >= floor_cos
     moved = x != frames[row, X] or y != frames[row, Y]
-    patched = moved and patch_moved_body(index, row, x, y, angle)
-    return x, y, met[:count], met_normal[:count], on_floor, moved, patched
+    return x, y, met[:count], met_normal[:count], on_floor, moved
 
 
 @kernel(inline=True)

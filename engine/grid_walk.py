@@ -7,6 +7,9 @@ is v): with |dv/du| <= 1 each column's run of rows stays short, so the cells lis
 cells crossed plus O(1) per column. The walk grows h by CELL_SLACK of the coordinates'
 size, so rounding never skips a cell the sweep touches.
 
+Each cell's parts are one run of the index's ``slot_parts`` (``query_index.slot_run``): the
+cell's own in a dense grid, its hash bucket's in a sparse one.
+
 Columns come in the order the sweep reaches them, each with the fraction of the motion at
 which the sweep's box first touches it. A caller that has found a hit at fraction t stops at
 the first column whose entry is later than t: nothing there can be hit sooner (rays).
@@ -23,17 +26,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .cell_grid import FIRST_COLUMN, FIRST_ROW, LAST_COLUMN, LAST_ROW
 from .jit import kernel
 from .query_index import (
-    BUCKET_MASK,
     CELL,
     COLUMNS,
-    FIRST_COLUMN,
-    FIRST_ROW,
+    HASHED,
     HIGH_X,
     HIGH_Y,
-    LAST_COLUMN,
-    LAST_ROW,
     LOW_X,
     LOW_Y,
     MOVED,
@@ -41,7 +41,7 @@ from .query_index import (
     ORIGIN_Y,
     ROWS,
     UNLISTED,
-    bucket_of,
+    slot_run,
 )
 from .sorting import sorted_unique
 
@@ -125,13 +125,6 @@ def box_cells(grid, counts, lo_x, lo_y, hi_x, hi_y):
     return c0, c1, r0, r1
 
 
-@kernel(inline=True)
-def bucket_run(index, key):
-    """The run [start, stop) of ``entries`` in the bucket of the cell ``key``."""
-    b = bucket_of(key, index.counts[BUCKET_MASK])
-    return index.bucket_start[b], index.bucket_start[b + 1]
-
-
 @kernel
 def box_parts(index, lo_x, lo_y, hi_x, hi_y):
     """Parts (M,) int64 whose padded boxes overlap the box lo..hi, each once, unordered.
@@ -141,10 +134,10 @@ def box_parts(index, lo_x, lo_y, hi_x, hi_y):
     Buffers are sized before they are filled: a buffer that may grow inside a loop costs
     reference counting on every pass of it.
     """
-    part_ints, part_floats, entries = index.part_ints, index.part_floats, index.entries
+    part_ints, part_floats, slot_parts = index.part_ints, index.part_floats, index.slot_parts
+    hashed, slot_keys = index.counts[HASHED] != 0, index.slot_keys
     c0, c1, r0, r1 = box_cells(index.grid, index.counts, lo_x, lo_y, hi_x, hi_y)
-    cells = max(c1 - c0 + 1, 0) * max(r1 - r0 + 1, 0)
-    if cells > max(len(entries), 16):  # cheaper to test every part
+    if max(c1 - c0 + 1, 0) * max(r1 - r0 + 1, 0) > max(len(slot_parts), 16):  # test all
         found = np.empty(len(part_ints), dtype=np.int64)
         used = 0
         for p in range(len(part_ints)):
@@ -152,11 +145,10 @@ def box_parts(index, lo_x, lo_y, hi_x, hi_y):
                 found[used] = p
                 used += 1
         return found[:used]
-    rows = index.counts[ROWS]
     room = index.counts[UNLISTED]
     for cx in range(c0, c1 + 1):
         for cy in range(r0, r1 + 1):
-            start, stop = bucket_run(index, cx * rows + cy)
+            _, start, stop = slot_run(index, cx, cy)
             room += stop - start
     found = np.empty(room, dtype=np.int64)
     used = 0
@@ -167,12 +159,11 @@ def box_parts(index, lo_x, lo_y, hi_x, hi_y):
             used += 1
     for cx in range(c0, c1 + 1):
         for cy in range(r0, r1 + 1):
-            key = cx * rows + cy
-            start, stop = bucket_run(index, key)
+            key, start, stop = slot_run(index, cx, cy)
             for e in range(start, stop):
-                p = entries[e, 0]
-                if entries[e, 1] != key or part_ints[p, MOVED]:
-                    continue
+                p = slot_parts[e]
+                if (hashed and slot_keys[e] != key) or part_ints[p, MOVED]:
+                    continue  # another cell's entry in a hash bucket, or a moved part
                 corner_x = max(part_ints[p, FIRST_COLUMN], c0)
                 if corner_x != cx or max(part_ints[p, FIRST_ROW], r0) != cy:
                     continue
@@ -243,21 +234,22 @@ def column_rows(walk, column):
 
 
 @kernel(inline=True)
-def cell_key(walk, counts, column, row):
-    """The grid key of the walk's cell (column along u, row along v)."""
+def walk_cell(walk, column, row):
+    """The grid cell (column, row) of the walk's cell (column along u, row along v)."""
     if walk.swap:
-        return row * counts[ROWS] + column
-    return column * counts[ROWS] + row
+        return row, column
+    return column, row
 
 
 @kernel(inline=True)
 def column_room(index, walk, column):
     """An upper bound on what :func:`column_parts` lists for ``column``: the length of its
-    cells' bucket runs."""
+    cells' slots' runs of parts."""
     r0, r1 = column_rows(walk, column)
     room = 0
     for row in range(r0, r1 + 1):
-        start, stop = bucket_run(index, cell_key(walk, index.counts, column, row))
+        cx, cy = walk_cell(walk, column, row)
+        _, start, stop = slot_run(index, cx, cy)
         room += stop - start
     return room
 
@@ -272,7 +264,8 @@ def column_parts(index, walk, column, found, used):
     move monotonically from column to column, so a part met two columns back and present
     here was met in the previous column too.)
     """
-    part_ints, entries = index.part_ints, index.entries
+    part_ints, slot_parts = index.part_ints, index.slot_parts
+    hashed, slot_keys = index.counts[HASHED] != 0, index.slot_keys
     r0, r1 = column_rows(walk, column)
     previous = column - 1 if walk.du >= 0.0 else column + 1
     p0, p1 = 0, -1  # the previous column's run of rows, empty before the first column
@@ -282,12 +275,12 @@ def column_parts(index, walk, column, found, used):
     u_first, u_last = (FIRST_ROW, LAST_ROW) if walk.swap else (FIRST_COLUMN, LAST_COLUMN)
     v_first, v_last = (FIRST_COLUMN, LAST_COLUMN) if walk.swap else (FIRST_ROW, LAST_ROW)
     for row in range(r0, r1 + 1):
-        key = cell_key(walk, index.counts, column, row)
-        start, stop = bucket_run(index, key)
+        cx, cy = walk_cell(walk, column, row)
+        key, start, stop = slot_run(index, cx, cy)
         for e in range(start, stop):
-            p = entries[e, 0]
-            if entries[e, 1] != key or part_ints[p, MOVED]:
-                continue
+            p = slot_parts[e]
+            if (hashed and slot_keys[e] != key) or part_ints[p, MOVED]:
+                continue  # another cell's entry in a hash bucket, or a moved part
             low, high = part_ints[p, v_first], part_ints[p, v_last]
             if row != max(low, r0):
                 continue  # met in a lower row of this column
@@ -305,7 +298,7 @@ def sweep_parts(index, sx, sy, ex, ey, hx, hy):
     (hx, hy) touches while its centre moves from (sx, sy) to (ex, ey)."""
     part_floats = index.part_floats
     walk = sweep_walk(index.grid, index.counts, sx, sy, ex, ey, hx, hy)
-    if walk_is_long(walk, len(index.entries)):
+    if walk_is_long(walk, len(index.slot_parts)):
         near = np.arange(len(part_floats))
     else:
         columns = walk.last - walk.first + 1

@@ -58,7 +58,7 @@ def first_hit(index, category, sensor, mask, sx, sy, ex, ey):
     parts = len(index.part_ints)
     best = (np.inf, parts, 0.0, 0.0)
     walk = sweep_walk(index.grid, index.counts, sx, sy, ex, ey, 0.0, 0.0)
-    long = walk_is_long(walk, len(index.entries))
+    long = walk_is_long(walk, len(index.slot_parts))
     # Batches of candidates: every part for a long ray; else the unlisted parts, then the
     # columns in the order the ray reaches them, until one starts after the best hit.
     if long:
@@ -90,27 +90,27 @@ def first_hit(index, category, sensor, mask, sx, sy, ex, ey):
 
 @kernel
 def raycast_one(
-    frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-    unlisted, category, sensor, mask, sx, sy, ex, ey,
+    frames, part_ints, part_floats, vertices, normals, grid, counts, slot_start, slot_keys,
+    slot_parts, unlisted, category, sensor, mask, sx, sy, ex, ey,
 ):  # fmt: skip
     """:func:`first_hit` of one ray, on the index's arrays (see QueryIndex)."""
     index = QueryIndex(
-        frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-        unlisted,
+        frames, part_ints, part_floats, vertices, normals, grid, counts, slot_start, slot_keys,
+        slot_parts, unlisted,
     )  # fmt: skip
     return first_hit(index, category, sensor, mask, sx, sy, ex, ey)
 
 
 @kernel
 def raycast_rays(
-    frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-    unlisted, category, sensor, mask, starts, ends,
+    frames, part_ints, part_floats, vertices, normals, grid, counts, slot_start, slot_keys,
+    slot_parts, unlisted, category, sensor, mask, starts, ends,
 ):  # fmt: skip
     """:func:`first_hit` of R rays, starts and ends (R, 2). Returns body_row (R,) int64
     (-1: no hit), fraction (R,), point (R, 2), normal (R, 2) (NaN: no hit)."""
     index = QueryIndex(
-        frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-        unlisted,
+        frames, part_ints, part_floats, vertices, normals, grid, counts, slot_start, slot_keys,
+        slot_parts, unlisted,
     )  # fmt: skip
     r = len(starts)
     body_row = np.empty(r, dtype=np.int64)
@@ -128,14 +128,14 @@ def raycast_rays(
 
 @kernel
 def raycast_every(
-    frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-    unlisted, category, sensor, mask, sx, sy, ex, ey,
+    frames, part_ints, part_floats, vertices, normals, grid, counts, slot_start, slot_keys,
+    slot_parts, unlisted, category, sensor, mask, sx, sy, ex, ey,
 ):  # fmt: skip
     """Every body the ray s -> e hits, at its first hit (least fraction, then part), sorted
     by (fraction, body). Returns body (M,) int64, fraction (M,), point (M, 2), normal (M, 2)."""
     index = QueryIndex(
-        frames, part_ints, part_floats, vertices, normals, grid, counts, bucket_start, entries,
-        unlisted,
+        frames, part_ints, part_floats, vertices, normals, grid, counts, slot_start, slot_keys,
+        slot_parts, unlisted,
     )  # fmt: skip
     dx, dy = ex - sx, ey - sy
     # Each part the segment's box sweep touches, once, ascending: the lower part wins a tie.

@@ -22,8 +22,8 @@ import numpy as np
 
 from .body import Body
 from .call_args import kernel_layout, vector_floats
-from .queries import ALL_CATEGORIES, bodies_at, check_mask, check_world
-from .query_index import current_index
+from .queries import ALL_CATEGORIES, check_mask
+from .query_index import QueryIndex
 from .ray_kernels import raycast_every, raycast_one, raycast_rays
 from .validation import as_finite_array
 
@@ -53,57 +53,56 @@ class RayHits(NamedTuple):
     normal: np.ndarray
 
 
-def raycast(world, start, end, mask: int = ALL_CATEGORIES) -> RayHit | None:
+def raycast(
+    index: QueryIndex, parts: dict, handles: np.ndarray, start, end, mask: int = ALL_CATEGORIES
+) -> RayHit | None:
     """The first body the segment ``start`` -> ``end`` (each (2,)) meets, or None.
 
-    Sensors and bodies whose category shares no bit with ``mask`` are ignored. Ties in
-    fraction go to the body added first. ValueError when start == end (a ray needs a direction).
+    index: the world's QueryIndex at its current poses; parts: the part table's columns
+    (its category (P,) int64 and sensor (P,) bool are read: each part's own); handles: (N,)
+    object array, the Body of each body row. Sensors and bodies whose category shares no
+    bit with ``mask`` are ignored. Ties in fraction go to the body added first. ValueError
+    when start == end (a ray needs a direction).
     """
-    check_world(world)
     sx, sy, ex, ey = _segment(start, end)
     mask = check_mask(mask)
-    arrays = world._parts.table.columns()  # the parts' own category and sensor flag
     row, fraction, px, py, nx, ny = raycast_one(
-        *current_index(world), arrays["category"], arrays["sensor"], mask, sx, sy, ex, ey
+        *index, parts["category"], parts["sensor"], mask, sx, sy, ex, ey
     )
     if row < 0:
         return None
-    return RayHit(world._bodies.handles[row], np.array([px, py]), np.array([nx, ny]), fraction)
+    return RayHit(handles[row], np.array([px, py]), np.array([nx, ny]), fraction)
 
 
-def raycast_all(world, start, end, mask: int = ALL_CATEGORIES) -> list:
+def raycast_all(
+    index: QueryIndex, parts: dict, handles: np.ndarray, start, end, mask: int = ALL_CATEGORIES
+) -> list:
     """Every body the segment ``start`` -> ``end`` meets: its first hit, nearest first.
 
     Returns a list of RayHit (ties in fraction in body order). See :func:`raycast`.
     """
-    check_world(world)
     sx, sy, ex, ey = _segment(start, end)
     mask = check_mask(mask)
-    arrays = world._parts.table.columns()  # the parts' own category and sensor flag
     rows, fraction, point, normal = raycast_every(
-        *current_index(world), arrays["category"], arrays["sensor"], mask, sx, sy, ex, ey
+        *index, parts["category"], parts["sensor"], mask, sx, sy, ex, ey
     )
-    return list(map(RayHit, bodies_at(world, rows), point, normal, fraction.tolist()))
+    return list(map(RayHit, handles[rows].tolist(), point, normal, fraction.tolist()))
 
 
-def raycast_many(world, starts, ends, mask: int = ALL_CATEGORIES) -> RayHits:
+def raycast_many(
+    index: QueryIndex, parts: dict, starts, ends, mask: int = ALL_CATEGORIES
+) -> RayHits:
     """First hits of R rays at once, as arrays (see :class:`RayHits`).
 
-    starts, ends: (R, 2) float64. The same rules as :func:`raycast`; one call solves all
-    rays together, which is much faster than R calls.
+    index, parts: as for :func:`raycast`; starts, ends: (R, 2) float64. The same rules as
+    :func:`raycast`; one call solves all rays together, which is much faster than R calls.
     """
-    check_world(world)
     starts = kernel_layout(as_finite_array(starts, (-1, 2), "starts"))
     ends = kernel_layout(as_finite_array(ends, (len(starts), 2), "ends"))
     if np.any(np.all(starts == ends, axis=1)):
         raise ValueError("ends: every ray needs end != start (a zero-length ray has no direction)")
     mask = check_mask(mask)
-    arrays = world._parts.table.columns()  # the parts' own category and sensor flag
-    return RayHits(
-        *raycast_rays(
-            *current_index(world), arrays["category"], arrays["sensor"], mask, starts, ends
-        )
-    )
+    return RayHits(*raycast_rays(*index, parts["category"], parts["sensor"], mask, starts, ends))
 
 
 def _segment(start, end) -> tuple[float, float, float, float]:

@@ -47,6 +47,8 @@ SAVED_ATTRIBUTES = {
     "state.stepped",
 }
 EXCLUDED_ATTRIBUTES = {
+    "_query_index": "cache of the query index, rebuilt by the first query after a change "
+    "(a restore moves the pose revision on; other copies start with an empty cache)",
     # Within a step only: snapshot and restore refuse to run during a step (from a presolve
     # handler), and between steps these are always False, False and [].
     "_stepping": "true only during a step",

@@ -22,6 +22,7 @@ from .clock import Clock
 from .event_log import EventLog
 from .joint_store import JointStore
 from .part_table import PartTable
+from .query_index import QueryIndexCache
 from .settings import (
     LINEAR_SLOP,
     MAX_DT,
@@ -164,6 +165,7 @@ class World(
         self._stepping = False
         self._running = False
         self._deferred: list = []
+        self._query_index = QueryIndexCache()  # a cache, rebuilt by the first query after a change
         self._units_per_meter = units
         self._linear_slop = tolerances["linear_slop"]
         self._restitution_threshold = tolerances["restitution_threshold"]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engine.broadphase import brute_force_pairs, find_pairs
 from engine.broadphase_grid import grid_cells, grid_pairs
 from engine.broadphase_quadtree import quadtree_nodes, quadtree_pairs
+from engine.cell_grid import AXIS_BITS, LARGE, MAX_CELLS_PER_BOX, build_cells
 
 SETTINGS = settings(deadline=None, max_examples=150)
 MANY = settings(deadline=None, max_examples=400)
@@ -242,6 +243,55 @@ def test_grid_cells_cover_the_stored_boxes():
     centre = (lower + upper) / 2.0
     inside = (cell_lower[None] <= centre[:, None]) & (centre[:, None] <= cell_upper[None])
     assert inside.all(axis=2).any(axis=1).all()
+
+
+def cells_by_hand(lower, upper, size) -> tuple[dict, list]:
+    """The grid's cells, plainly: {(column, row): boxes covering it} and the large boxes."""
+    origin = lower.min(axis=0)
+    first = np.floor((lower - origin) / size).astype(np.int64)
+    last = np.floor((upper - origin) / size).astype(np.int64)
+    cells, large = {}, []
+    for i in range(len(lower)):
+        if np.prod(last[i] - first[i] + 1) > MAX_CELLS_PER_BOX:
+            large.append(i)
+            continue
+        for column in range(first[i, 0], last[i, 0] + 1):
+            for row in range(first[i, 1], last[i, 1] + 1):
+                cells.setdefault((column, row), []).append(i)
+    return cells, large
+
+
+@SETTINGS
+@given(scenes(max_count=120), st.sampled_from([0.05, 0.7, 3.0, 1e3]))
+def test_the_cell_grid_lists_each_box_in_the_cells_it_covers(scene, size):
+    """The grid the broad phase and the query index share, dense or sparse, against a plain
+    listing: each cell's boxes (ascending), the large boxes left out."""
+    lower, upper = scene
+    if len(lower) == 0 or np.ptp(np.concatenate([lower, upper])) / size > 2**29:
+        return  # cell coordinates past the grid's reach: every box is large, tested above
+    spans = np.zeros((len(lower), 6), dtype=np.int64)  # a column beyond the grid's own
+    grid = build_cells(lower, upper, size, spans)
+    cells, large = cells_by_hand(lower, upper, size)
+    assert np.flatnonzero(spans[:, LARGE]).tolist() == large
+    assert not spans[:, 5].any()
+    listed = {}
+    for c, key in enumerate(grid.keys.tolist()):
+        boxes = grid.boxes[grid.start[c] : grid.start[c + 1]].tolist()
+        if boxes:
+            listed[(key >> AXIS_BITS, key & (2**AXIS_BITS - 1))] = boxes
+    assert listed == cells
+    assert np.all(np.diff(grid.keys) > 0)
+    if grid.dense:
+        assert len(grid.keys) == grid.columns * grid.rows
+
+
+def test_a_sparse_cell_grid_lists_only_occupied_cells():
+    lower = np.array([[0.0, 0.0], [1e4, 1e4], [1e4, 0.0]])
+    upper = lower + 1.0
+    grid = build_cells(lower, upper, 1.0, np.zeros((3, 5), dtype=np.int64))
+    assert not grid.dense and len(grid.keys) == 12  # three boxes of 2 x 2 cells
+    # Column by column: box 0's two columns, then box 2's and box 1's, which share them.
+    assert grid.boxes.tolist() == [0] * 4 + [2, 2, 1, 1] * 2
 
 
 def test_quadtree_nodes_hold_their_boxes():

@@ -14,8 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Box, Circle, Polygon, World, collide
-from engine.character import move_and_slide
-from engine.queries import query_point
 from engine.settings import CHARACTER_SKIN as SKIN  # these worlds are in metres
 
 CHARACTER = Box(1.0, 2.0)  # 1 m wide, 2 m tall: its centre is 1 m above its feet
@@ -68,7 +66,7 @@ def ramp(world, degrees: float, start_x: float, length: float = 20.0):
 def test_walking_into_a_wall_at_an_angle_slides_along_it():
     world, _, body = floor_world()
     wall = world.add_body(Box(1, 20), position=(5.5, 10), kind="static")  # face at x = 5
-    result = move_and_slide(world, body, (8.0, 3.0))
+    result = world.move_and_slide(body, (8.0, 3.0))
     # Stopped SKIN short of the wall, and the tangential (vertical) motion is all kept.
     assert result.position[0] == pytest.approx(4.5 - SKIN, abs=1e-9)
     assert result.position[1] == pytest.approx(1 + SKIN + 3.0, abs=1e-9)
@@ -86,7 +84,7 @@ def test_sliding_along_a_tilted_wall_keeps_the_tangential_motion():
     wall = world.add_body(Box(1, 30), position=(6.0, 0.0), angle=angle, kind="static")
     body = world.add_body(Circle(0.5), position=(0.0, 0.0), kind="kinematic")
     motion = np.array([10.0, 1.0])
-    result = move_and_slide(world, body, motion)
+    result = world.move_and_slide(body, motion)
     travelled = result.position
     # The move along the wall is the motion's (the slide drops only the part into the wall).
     assert travelled @ tangent == pytest.approx(motion @ tangent, abs=1e-9)
@@ -100,12 +98,12 @@ def test_landing_on_a_floor():
     world = World()
     ground = world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
     body = world.add_body(CHARACTER, position=(0, 6), kind="kinematic")
-    result = move_and_slide(world, body, (0.0, -20.0))
+    result = world.move_and_slide(body, (0.0, -20.0))
     assert result.position[1] == pytest.approx(1.0 + SKIN, abs=1e-9)
     assert result.on_floor and result.contacts[0][0] is ground
     np.testing.assert_allclose(result.contacts[0][1], [0.0, 1.0], atol=1e-12)
     # Standing there, a downward push finds the floor again at once and does not move.
-    again = move_and_slide(world, body, (0.0, -0.1))
+    again = world.move_and_slide(body, (0.0, -0.1))
     assert again.on_floor and again.position[1] == pytest.approx(1.0 + SKIN, abs=1e-9)
 
 
@@ -113,11 +111,11 @@ def test_walking_up_a_gentle_slope():
     world = World()
     ramp(world, 20.0, start_x=0.0)
     body = world.add_body(Box(0.5, 1.0), position=(5.0, 10.0), kind="kinematic")
-    landed = move_and_slide(world, body, (0.0, -20.0))
+    landed = world.move_and_slide(body, (0.0, -20.0))
     assert landed.on_floor
     start = body.position
     for _ in range(10):
-        result = move_and_slide(world, body, (0.2, -0.05))  # walk right, with a bit of gravity
+        result = world.move_and_slide(body, (0.2, -0.05))  # walk right, with a bit of gravity
         assert result.on_floor
     rise = body.position[1] - start[1]
     run = body.position[0] - start[0]
@@ -130,7 +128,7 @@ def test_a_steep_slope_is_a_wall_that_gives_no_height():
     steep = ramp(world, 70.0, start_x=3.0)
     start_y = body.position[1]
     for _ in range(40):
-        result = move_and_slide(world, body, (0.2, -0.05))
+        result = world.move_and_slide(body, (0.2, -0.05))
         assert body.position[1] <= start_y + 1e-9  # never climbs the steep face
         assert result.on_floor  # still standing on the ground
     # It walked up to the slope's foot and stopped there.
@@ -141,7 +139,7 @@ def test_a_steep_slope_is_a_wall_that_gives_no_height():
     assert steep_contacts and steep_contacts[0][1] < math.cos(math.radians(45))
     assert min(separations(world, body)) >= 0.0
     # A lower floor_angle would count even the gentle ground as a wall: still no climbing.
-    move_and_slide(world, body, (1.0, 0.0), floor_angle=0.0)
+    world.move_and_slide(body, (1.0, 0.0), floor_angle=0.0)
     assert body.position[1] <= start_y + 1e-9
 
 
@@ -154,7 +152,7 @@ def test_standing_on_a_moving_kinematic_platform():
     for frame in range(180):
         t = frame * world.dt
         platform.velocity = (2.0 * math.cos(t), 1.5 * math.sin(3 * t))
-        result = move_and_slide(world, body, platform.velocity * world.dt + gravity_drop)
+        result = world.move_and_slide(body, platform.velocity * world.dt + gravity_drop)
         assert result.on_floor
         assert min(separations(world, body)) >= 0.0
         world.step()
@@ -168,7 +166,7 @@ def test_a_body_starting_inside_another_is_pushed_out():
     world = World()
     block = world.add_body(Box(2, 2), position=(0, 0), kind="static")
     body = world.add_body(Box(1, 1), position=(1.2, 0.3), kind="kinematic")  # 0.3 deep
-    result = move_and_slide(world, body, (0.0, 0.0))
+    result = world.move_and_slide(body, (0.0, 0.0))
     assert result.position[0] == pytest.approx(1.5 + SKIN, abs=1e-9)
     assert result.contacts[0][0] is block
     assert min(separations(world, body)) > 0.0
@@ -178,7 +176,7 @@ def test_huge_motion_does_not_tunnel_through_a_thin_wall():
     world = World()
     wall = world.add_body(Box(0.01, 10), position=(5, 0), kind="static")
     body = world.add_body(Circle(0.25), position=(0, 0), kind="kinematic")
-    result = move_and_slide(world, body, (1e6, 0.0))
+    result = world.move_and_slide(body, (1e6, 0.0))
     assert result.position[0] == pytest.approx(5 - 0.005 - 0.25 - SKIN, abs=1e-6)
     assert result.contacts[0][0] is wall
 
@@ -188,15 +186,15 @@ def test_sensors_and_filtered_bodies_do_not_block():
     world.add_body(Box(1, 4), position=(3, 2), kind="static", sensor=True)
     world.add_body(Box(1, 4), position=(5, 2), kind="static", category=0x0004)
     stop = world.add_body(Box(1, 4), position=(7, 2), kind="static")
-    result = move_and_slide(world, body, (10.0, 0.0))
+    result = world.move_and_slide(body, (10.0, 0.0))
     assert [c[0] for c in result.contacts] == [stop]
     assert result.position[0] == pytest.approx(6.0 - SKIN, abs=1e-9)
 
 
 def test_queries_see_the_moved_body():
     world, _, body = floor_world()
-    move_and_slide(world, body, (10.0, 0.0))
-    assert query_point(world, (10.0, 1.0)) == [body]
+    world.move_and_slide(body, (10.0, 0.0))
+    assert world.query_point((10.0, 1.0)) == [body]
 
 
 # -- never overlapping ------------------------------------------------------------------------
@@ -227,7 +225,7 @@ def test_never_ends_overlapping_or_passes_through(seed, shape, moves):
             world.remove(other)
     for motion in moves:
         before = body.position
-        result = move_and_slide(world, body, motion)
+        result = world.move_and_slide(body, motion)
         assert min(separations(world, body), default=1.0) >= -SKIN
         if not result.contacts:
             # Nothing met: it moved all the way, and the sweep of that move is free.
@@ -241,24 +239,25 @@ def test_bad_input():
     world, ground, body = floor_world()
     other_world, _, stranger = floor_world()
     with pytest.raises(ValueError, match="^body"):
-        move_and_slide(world, stranger, (1, 0))
+        world.move_and_slide(stranger, (1, 0))
     with pytest.raises(TypeError, match="^body"):
-        move_and_slide(world, "me", (1, 0))
-    with pytest.raises(TypeError, match="^world"):
-        move_and_slide(None, body, (1, 0))
-    with pytest.raises(ValueError, match="^motion"):
-        move_and_slide(world, body, (math.nan, 0))
-    with pytest.raises(ValueError, match="^max_slides"):
-        move_and_slide(world, body, (1, 0), max_slides=0)
+        world.move_and_slide("me", (1, 0))
     with pytest.raises(TypeError, match="^max_slides"):
-        move_and_slide(world, body, (1, 0), max_slides=2.0)
+        world.move_and_slide(body, (1, 0), max_slides=True)
+    with pytest.raises(ValueError, match="^motion"):
+        world.move_and_slide(body, (math.nan, 0))
+    with pytest.raises(ValueError, match="^max_slides"):
+        world.move_and_slide(body, (1, 0), max_slides=0)
+    with pytest.raises(TypeError, match="^max_slides"):
+        world.move_and_slide(body, (1, 0), max_slides=2.0)
     with pytest.raises(ValueError, match="^floor_angle"):
-        move_and_slide(world, body, (1, 0), floor_angle=4.0)
+        world.move_and_slide(body, (1, 0), floor_angle=4.0)
     with pytest.raises(ValueError, match="^floor_angle"):
-        move_and_slide(world, body, (1, 0), floor_angle=math.inf)
+        world.move_and_slide(body, (1, 0), floor_angle=math.inf)
+    np.testing.assert_array_equal(body.position, (0, 1 + SKIN))  # nothing half-applied
     world.remove(body)
     with pytest.raises(ValueError, match="^body"):
-        move_and_slide(world, body, (1, 0))
+        world.move_and_slide(body, (1, 0))
 
 
 def test_a_body_falling_against_a_steep_slope_slides_down_it():

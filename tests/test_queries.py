@@ -11,8 +11,12 @@ index and the reductions.
 
 from __future__ import annotations
 
+import ast
+import copy
 import math
+import pickle
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import oracles
@@ -20,18 +24,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Box, Circle, ConcavePolygon, Polygon, World, collide_many, query_index
-from engine.narrowphase import collide_parts
-from engine.queries import (
-    QueryIndex,
-    current_index,
-    query_aabb,
-    query_point,
-    shape_cast,
-    sweep_candidates,
+from engine import (
+    Box,
+    Circle,
+    ConcavePolygon,
+    Polygon,
+    World,
+    collide_many,
+    queries,
+    query_index,
+    snapshot,
 )
-from engine.query_index import MAX_DIRTY_PARTS, MOVED, UNLISTED
-from engine.raycast import raycast, raycast_all, raycast_many
+from engine import raycast as raycast_module
+from engine.narrowphase import collide_parts
+from engine.queries import QueryIndex, sweep_candidates
+from engine.query_index import HASHED, MAX_DIRTY_PARTS, MOVED, UNLISTED
+from engine.settings import MAX_COORDINATE
 
 TOL = 1e-9
 
@@ -222,7 +230,7 @@ def test_query_point_matches_brute_force(seed, bodies):
     )
     for point in points:
         expected = [i for i, ps in enumerate(pieces) if any(piece_contains(p, point) for p in ps)]
-        assert rows_of(world, query_point(world, point)) == expected
+        assert rows_of(world, world.query_point(point)) == expected
 
 
 @settings(max_examples=8)
@@ -237,7 +245,7 @@ def test_query_aabb_matches_collide_with_a_box(seed, bodies):
         box_pose = np.tile([centre[0], centre[1], 0.0], (len(shapes), 1))
         hits = collide_many(Box(*size), box_pose, shapes, poses).intersect
         expected = sorted(set(owner[hits].tolist()))
-        assert rows_of(world, query_aabb(world, centre - size / 2, centre + size / 2)) == expected
+        assert rows_of(world, world.query_aabb(centre - size / 2, centre + size / 2)) == expected
 
 
 def random_rays(rng, extent, count):
@@ -255,13 +263,13 @@ def test_raycast_and_raycast_all_match_brute_force(seed, bodies):
     starts, ends = random_rays(rng, extent, 12)
     for start, end in zip(starts, ends):
         expected = oracle_ray_hits(specs, start, end)
-        every = raycast_all(world, start, end)
+        every = world.raycast_all(start, end)
         assert rows_of(world, [h.body for h in every]) == [i for i, _, _ in expected]
         for hit, (_, fraction, normal) in zip(every, expected):
             assert hit.fraction == pytest.approx(fraction, abs=TOL)
             np.testing.assert_allclose(hit.normal, normal, atol=TOL)
             np.testing.assert_allclose(hit.point, start + fraction * (end - start), atol=1e-8)
-        first = raycast(world, start, end)
+        first = world.raycast(start, end)
         if not expected:
             assert first is None
         else:
@@ -284,7 +292,7 @@ def test_shape_cast_matches_collide_min_over_bodies(seed, bodies):
             np.tile(motion, (len(shapes), 1)), 1.0,
         )  # fmt: skip
         toi = np.where(np.isnan(found.toi), np.inf, found.toi)
-        hit = shape_cast(world, shape, pose, motion)
+        hit = world.shape_cast(shape, pose, motion)
         if not np.isfinite(toi.min()):
             assert hit is None
             continue
@@ -299,9 +307,9 @@ def test_shape_cast_matches_collide_min_over_bodies(seed, bodies):
 def test_raycast_many_equals_one_ray_at_a_time():
     world, _, extent = build_world(7, 200)
     starts, ends = random_rays(np.random.default_rng(8), extent, 60)
-    many = raycast_many(world, starts, ends)
+    many = world.raycast_many(starts, ends)
     for i, (start, end) in enumerate(zip(starts, ends)):
-        hit = raycast(world, start, end)
+        hit = world.raycast(start, end)
         if hit is None:
             assert many.body_row[i] == -1 and np.isnan(many.fraction[i])
         else:
@@ -320,102 +328,102 @@ def simple_world():
 
 def test_touching_counts_for_points_and_boxes():
     world, box, ball = simple_world()
-    assert query_point(world, (1.0, 0.3)) == [box]  # on the box's face
-    assert query_point(world, (1.0, 1.0)) == [box]  # on its corner
-    assert query_point(world, (4.0, 0.0)) == [ball]  # on the circle
-    assert query_aabb(world, (1.0, 5.0), (4.0, 6.0)) == []
-    assert query_aabb(world, (1.0, -5.0), (4.0, -1.0)) == [box]  # corner touch
-    assert query_aabb(world, (-9, -9), (9, 9)) == [box, ball]
+    assert world.query_point((1.0, 0.3)) == [box]  # on the box's face
+    assert world.query_point((1.0, 1.0)) == [box]  # on its corner
+    assert world.query_point((4.0, 0.0)) == [ball]  # on the circle
+    assert world.query_aabb((1.0, 5.0), (4.0, 6.0)) == []
+    assert world.query_aabb((1.0, -5.0), (4.0, -1.0)) == [box]  # corner touch
+    assert world.query_aabb((-9, -9), (9, 9)) == [box, ball]
     # A zero-size box is a point.
-    assert query_aabb(world, (4.0, 0.0), (4.0, 0.0)) == [ball]
+    assert world.query_aabb((4.0, 0.0), (4.0, 0.0)) == [ball]
 
 
 def test_circle_box_query_is_exact_not_bounding_box():
     world, _, ball = simple_world()
     # Inside the ball's bounding box near its corner, but outside the disc.
-    assert query_aabb(world, (5.8, 0.8), (6.0, 1.0)) == []
-    assert query_point(world, (5.9, 0.9)) == []
+    assert world.query_aabb((5.8, 0.8), (6.0, 1.0)) == []
+    assert world.query_point((5.9, 0.9)) == []
 
 
 def test_ray_hits_face_with_normal_facing_the_ray():
     world, box, ball = simple_world()
-    hit = raycast(world, (-5.0, 0.5), (5.0, 0.5))
+    hit = world.raycast((-5.0, 0.5), (5.0, 0.5))
     assert hit.body is box and hit.fraction == pytest.approx(0.4)
     np.testing.assert_allclose(hit.point, [-1.0, 0.5])
     np.testing.assert_allclose(hit.normal, [-1.0, 0.0])
-    hit = raycast(world, (5.0, 9.0), (5.0, -9.0))
+    hit = world.raycast((5.0, 9.0), (5.0, -9.0))
     assert hit.body is ball and hit.fraction == pytest.approx(8 / 18)
     np.testing.assert_allclose(hit.normal, [0.0, 1.0], atol=1e-15)
 
 
 def test_ray_starting_inside_reports_fraction_zero_facing_back():
     world, box, ball = simple_world()
-    hit = raycast(world, (0.0, 0.0), (3.0, 4.0))
+    hit = world.raycast((0.0, 0.0), (3.0, 4.0))
     assert hit.body is box and hit.fraction == 0.0
     np.testing.assert_allclose(hit.normal, [-0.6, -0.8])
     np.testing.assert_allclose(hit.point, [0.0, 0.0])
-    every = raycast_all(world, (5.0, 0.0), (-5.0, 0.0))
+    every = world.raycast_all((5.0, 0.0), (-5.0, 0.0))
     assert [h.body for h in every] == [ball, box]
     assert every[0].fraction == 0.0 and every[1].fraction == pytest.approx(0.4)
 
 
 def test_ray_misses_and_stops_short():
     world, _, _ = simple_world()
-    assert raycast(world, (-5.0, 1.5), (9.0, 1.5)) is None
-    assert raycast(world, (-5.0, 0.0), (-1.5, 0.0)) is None
-    assert raycast_all(world, (-5.0, 3.0), (9.0, 3.0)) == []
+    assert world.raycast((-5.0, 1.5), (9.0, 1.5)) is None
+    assert world.raycast((-5.0, 0.0), (-1.5, 0.0)) is None
+    assert world.raycast_all((-5.0, 3.0), (9.0, 3.0)) == []
 
 
 def test_mask_filters_by_category():
     world, box, ball = simple_world()
-    assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0) is None
-    assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0002) is None  # default is 0x0001
-    assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0001).body is box
+    assert world.raycast((-5.0, 0.0), (9.0, 0.0), mask=0) is None
+    assert world.raycast((-5.0, 0.0), (9.0, 0.0), mask=0x0002) is None  # default is 0x0001
+    assert world.raycast((-5.0, 0.0), (9.0, 0.0), mask=0x0001).body is box
     box.category, ball.category = 0x0004, 0x0002
-    assert raycast(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0002).body is ball
-    every = raycast_all(world, (-5.0, 0.0), (9.0, 0.0), mask=0x0006)
+    assert world.raycast((-5.0, 0.0), (9.0, 0.0), mask=0x0002).body is ball
+    every = world.raycast_all((-5.0, 0.0), (9.0, 0.0), mask=0x0006)
     assert [h.body for h in every] == [box, ball]
-    assert shape_cast(world, Circle(0.1), (-5, 0, 0), (14, 0), mask=0x0002).body is ball
-    assert shape_cast(world, Circle(0.1), (-5, 0, 0), (14, 0), mask=0x0001) is None
-    hits = raycast_many(world, [(-5.0, 0.0), (5.0, 5.0)], [(9.0, 0.0), (5.0, -5.0)], 0x0004)
+    assert world.shape_cast(Circle(0.1), (-5, 0, 0), (14, 0), mask=0x0002).body is ball
+    assert world.shape_cast(Circle(0.1), (-5, 0, 0), (14, 0), mask=0x0001) is None
+    hits = world.raycast_many([(-5.0, 0.0), (5.0, 5.0)], [(9.0, 0.0), (5.0, -5.0)], 0x0004)
     assert hits.body_row.tolist() == [0, -1]
 
 
 def test_sensors_block_no_ray_or_cast_but_are_found_by_overlap_queries():
     world, box, _ = simple_world()
     zone = world.add_body(Box(1, 4), position=(-3, 0), kind="static", sensor=True)
-    assert raycast(world, (-5.0, 0.0), (9.0, 0.0)).body is box
-    assert zone not in [h.body for h in raycast_all(world, (-5.0, 0.0), (9.0, 0.0))]
-    assert shape_cast(world, Circle(0.1), (-5, 0, 0), (14, 0)).body is box
-    assert query_point(world, (-3.0, 1.0)) == [zone]
-    assert query_aabb(world, (-4.0, -1.0), (0.0, 1.0)) == [box, zone]
+    assert world.raycast((-5.0, 0.0), (9.0, 0.0)).body is box
+    assert zone not in [h.body for h in world.raycast_all((-5.0, 0.0), (9.0, 0.0))]
+    assert world.shape_cast(Circle(0.1), (-5, 0, 0), (14, 0)).body is box
+    assert world.query_point((-3.0, 1.0)) == [zone]
+    assert world.query_aabb((-4.0, -1.0), (0.0, 1.0)) == [box, zone]
 
 
 def test_shape_cast_reports_contact_normal_and_point():
     world, box, ball = simple_world()
-    hit = shape_cast(world, Box(1, 1), (-5.0, 0.0, 0.0), (10.0, 0.0))
+    hit = world.shape_cast(Box(1, 1), (-5.0, 0.0, 0.0), (10.0, 0.0))
     assert hit.body is box and hit.toi == pytest.approx(0.35)
     np.testing.assert_allclose(hit.normal, [1.0, 0.0], atol=1e-12)
     np.testing.assert_allclose(hit.point, [-1.0, 0.0], atol=1e-12)
-    start_inside = shape_cast(world, Circle(0.5), (0.0, 0.0, 0.0), (1.0, 0.0))
+    start_inside = world.shape_cast(Circle(0.5), (0.0, 0.0, 0.0), (1.0, 0.0))
     assert start_inside.body is box and start_inside.toi == 0.0
-    assert shape_cast(world, Circle(0.5), (0.0, 5.0, 0.0), (9.0, 0.0)) is None
+    assert world.shape_cast(Circle(0.5), (0.0, 5.0, 0.0), (9.0, 0.0)) is None
 
 
 # -- the index --------------------------------------------------------------------------------
 def test_queries_see_teleports_steps_removals_and_additions():
     world, box, ball = simple_world()
-    assert query_point(world, (20.0, 20.0)) == []
+    assert world.query_point((20.0, 20.0)) == []
     ball.position = (20.0, 20.0)  # teleport: the cached index must notice
-    assert query_point(world, (20.0, 20.0)) == [ball]
+    assert world.query_point((20.0, 20.0)) == [ball]
     box.angle = math.pi / 4
-    assert query_point(world, (1.2, 0.0)) == [box]  # the rotated box reaches sqrt(2)
+    assert world.query_point((1.2, 0.0)) == [box]  # the rotated box reaches sqrt(2)
     world.remove(ball)
-    assert query_point(world, (20.0, 20.0)) == []
+    assert world.query_point((20.0, 20.0)) == []
     crate = world.add_body(Box(1, 1), position=(20.0, 20.0))  # same count as before removal
-    assert query_point(world, (20.0, 20.0)) == [crate]
+    assert world.query_point((20.0, 20.0)) == [crate]
     world.step()  # the crate falls
-    assert raycast(world, (20.0, 30.0), (20.0, 10.0)).point[1] < 20.5
+    assert world.raycast((20.0, 30.0), (20.0, 10.0)).point[1] < 20.5
 
 
 @settings(max_examples=6)
@@ -424,7 +432,7 @@ def test_queries_after_teleports_match_brute_force(seed, moved):
     """A few teleported bodies are patched into the index, many force a rebuild: both exact."""
     world, specs, extent = build_world(seed, 250)
     rng = np.random.default_rng(seed + 5)
-    current_index(world)
+    world._current_index()
     teleported = rng.choice(len(specs) - 1, moved, replace=False)
     for i in teleported:
         specs[i].position = rng.uniform(0.0, extent, 2)
@@ -434,31 +442,31 @@ def test_queries_after_teleports_match_brute_force(seed, moved):
     pieces = [world_pieces(spec) for spec in specs]
     for point in [spec.position for spec in specs[:40]]:
         expected = [i for i, ps in enumerate(pieces) if any(piece_contains(p, point) for p in ps)]
-        assert rows_of(world, query_point(world, point)) == expected
+        assert rows_of(world, world.query_point(point)) == expected
     # Rays aimed through teleported bodies, from somewhere near.
     targets = np.array([specs[i].position for i in teleported[:6]])
     starts = targets + rng.uniform(-4, 4, targets.shape)
     for start, end in zip(starts, 2 * targets - starts):
         expected = [i for i, _, _ in oracle_ray_hits(specs, start, end)]
-        assert rows_of(world, [h.body for h in raycast_all(world, start, end)]) == expected
+        assert rows_of(world, [h.body for h in world.raycast_all(start, end)]) == expected
 
 
 def test_index_is_reused_until_the_world_changes():
     world, box, _ = simple_world()
-    first = current_index(world)
-    query_point(world, (0, 0))
-    assert current_index(world) is first
+    first = world._current_index()
+    world.query_point((0, 0))
+    assert world._current_index() is first
     box.position = (0.0, 0.0)  # an equal value: nothing moved
-    assert current_index(world) is first
+    assert world._current_index() is first
     world.step()
-    assert current_index(world) is not first
+    assert world._current_index() is not first
 
 
 def test_candidates_stay_local_as_the_world_grows():
     """A point query looks at a few parts, not all of them, however big the world."""
     for bodies in (200, 3000):
         world, _, extent = build_world(11, bodies)
-        index: QueryIndex = current_index(world)
+        index: QueryIndex = world._current_index()
         centres = np.random.default_rng(1).uniform(0, extent, (50, 2))
         owner, _ = sweep_candidates(index, centres, centres, np.zeros_like(centres))
         assert len(owner) / 50 < 12
@@ -466,36 +474,36 @@ def test_candidates_stay_local_as_the_world_grows():
 
 def test_empty_world_and_far_away_queries():
     world = World()
-    assert query_point(world, (0, 0)) == [] and raycast(world, (0, 0), (1, 1)) is None
-    assert query_aabb(world, (-1, -1), (1, 1)) == []
-    assert shape_cast(world, Circle(1), (0, 0, 0), (5, 5)) is None
+    assert world.query_point((0, 0)) == [] and world.raycast((0, 0), (1, 1)) is None
+    assert world.query_aabb((-1, -1), (1, 1)) == []
+    assert world.shape_cast(Circle(1), (0, 0, 0), (5, 5)) is None
     world, _, _ = simple_world()
-    assert query_point(world, (1e300, -1e300)) == []
-    assert raycast(world, (-1e12, 0.0), (1e12, 0.5)) is not None
+    assert world.query_point((1e300, -1e300)) == []
+    assert world.raycast((-1e12, 0.0), (1e12, 0.5)) is not None
 
 
 # -- bad input --------------------------------------------------------------------------------
 BAD = [
-    (lambda w: query_point(w, (math.nan, 0)), ValueError, "point"),
-    (lambda w: query_point(w, (math.inf, 0)), ValueError, "point"),
-    (lambda w: query_point(w, "here"), TypeError, "point"),
-    (lambda w: query_point(w, (1, 2, 3)), ValueError, "point"),
-    (lambda w: query_aabb(w, (1, 1), (0, 0)), ValueError, "upper"),
-    (lambda w: query_aabb(w, (0, math.nan), (1, 1)), ValueError, "lower"),
-    (lambda w: raycast(w, (1, 1), (1, 1)), ValueError, "end"),
-    (lambda w: raycast_all(w, (0, 0), (0, 0)), ValueError, "end"),
-    (lambda w: raycast(w, (0, math.inf), (1, 1)), ValueError, "start"),
-    (lambda w: raycast(w, None, (1, 1)), TypeError, "start"),
-    (lambda w: raycast(w, (0, 0), (1, 1), mask=0x10000), ValueError, "mask"),
-    (lambda w: raycast(w, (0, 0), (1, 1), mask=-1), ValueError, "mask"),
-    (lambda w: raycast(w, (0, 0), (1, 1), mask=1.0), TypeError, "mask"),
-    (lambda w: raycast(w, (0, 0), (1, 1), mask=True), TypeError, "mask"),
-    (lambda w: raycast_many(w, [(0, 0)], [(0, 0)]), ValueError, "ends"),
-    (lambda w: raycast_many(w, [(0, 0)], [(1, 1), (2, 2)]), ValueError, "ends"),
-    (lambda w: shape_cast(w, "box", (0, 0, 0), (1, 0)), TypeError, "shape"),
-    (lambda w: shape_cast(w, Circle(1), (0, 0), (1, 0)), ValueError, "pose"),
-    (lambda w: shape_cast(w, Circle(1), (0, 0, 0), (math.nan, 0)), ValueError, "motion"),
-    (lambda w: query_point("world", (0, 0)), TypeError, "world"),
+    (lambda w: w.query_point((math.nan, 0)), ValueError, "point"),
+    (lambda w: w.query_point((math.inf, 0)), ValueError, "point"),
+    (lambda w: w.query_point("here"), TypeError, "point"),
+    (lambda w: w.query_point((1, 2, 3)), ValueError, "point"),
+    (lambda w: w.query_aabb((1, 1), (0, 0)), ValueError, "upper"),
+    (lambda w: w.query_aabb((0, math.nan), (1, 1)), ValueError, "lower"),
+    (lambda w: w.raycast((1, 1), (1, 1)), ValueError, "end"),
+    (lambda w: w.raycast_all((0, 0), (0, 0)), ValueError, "end"),
+    (lambda w: w.raycast((0, math.inf), (1, 1)), ValueError, "start"),
+    (lambda w: w.raycast(None, (1, 1)), TypeError, "start"),
+    (lambda w: w.raycast((0, 0), (1, 1), mask=0x10000), ValueError, "mask"),
+    (lambda w: w.raycast((0, 0), (1, 1), mask=-1), ValueError, "mask"),
+    (lambda w: w.raycast((0, 0), (1, 1), mask=1.0), TypeError, "mask"),
+    (lambda w: w.raycast((0, 0), (1, 1), mask=True), TypeError, "mask"),
+    (lambda w: w.raycast_many([(0, 0)], [(0, 0)]), ValueError, "ends"),
+    (lambda w: w.raycast_many([(0, 0)], [(1, 1), (2, 2)]), ValueError, "ends"),
+    (lambda w: w.shape_cast("box", (0, 0, 0), (1, 0)), TypeError, "shape"),
+    (lambda w: w.shape_cast(Circle(1), (0, 0), (1, 0)), ValueError, "pose"),
+    (lambda w: w.shape_cast(Circle(1), (0, 0, 0), (math.nan, 0)), ValueError, "motion"),
+    (lambda w: w.query_aabb((0, 0), "up"), TypeError, "upper"),
 ]
 
 
@@ -523,13 +531,13 @@ def without_grid(index: QueryIndex) -> QueryIndex:
 
 def brute_force(world, ask):
     """``ask(world)`` answered through the world's index without its grid."""
-    index = current_index(world)
-    cached = query_index._CACHE[world]
-    cached.index = without_grid(index)
+    index = world._current_index()
+    cache = world._query_index
+    cache.index = without_grid(index)
     try:
         return ask(world)
     finally:
-        cached.index = index
+        cache.index = index
 
 
 def scattered_world(rng, bodies: int, scale: float, offset: float, spread: float):
@@ -641,7 +649,7 @@ def test_queries_after_moves_equal_a_fresh_index(seed, moves, parts):
             state = rng.bit_generator.state
             patched = every_answer(world, rng, 1.0, 0.0, side)
             rng.bit_generator.state = state
-            query_index.forget(world)
+            world._query_index.forget()
             same_answers(patched, every_answer(world, rng, 1.0, 0.0, side))
 
 
@@ -652,15 +660,15 @@ def test_a_patched_index_is_kept_and_a_crowded_one_rebuilt():
         [Circle(0.05, (0.2 * k, 0.0)) for k in range(MAX_DIRTY_PARTS + 1)],
         position=(-20.0, 20.0), kind="kinematic",
     )  # fmt: skip
-    index = current_index(world)
+    index = world._current_index()
     world.move_and_slide(hero, (1.0, 0.0))
-    assert current_index(world) is index  # patched, still current
+    assert world._current_index() is index  # patched, still current
     assert world.query_point((-4.0, 5.0)) == [hero]
     world.move_and_slide(crowd, (1.0, 0.0))
-    rebuilt = current_index(world)
+    rebuilt = world._current_index()
     assert rebuilt is not index
     assert world.query_point((-19.0, 20.0)) == [crowd]
-    assert rebuilt.counts[UNLISTED] == rebuilt.counts[query_index.LARGE]  # nothing patched
+    assert rebuilt.counts[UNLISTED] == rebuilt.counts[query_index.LARGE_PARTS]  # nothing patched
 
 
 def test_sweep_candidates_cover_every_hit():
@@ -668,9 +676,9 @@ def test_sweep_candidates_cover_every_hit():
     world, _, extent = build_world(3, 300)
     rng = np.random.default_rng(4)
     starts, ends = random_rays(rng, extent, 40)
-    index = current_index(world)
+    index = world._current_index()
     owner, part = sweep_candidates(index, starts, ends, np.zeros_like(starts))
-    hits = raycast_many(world, starts, ends)
+    hits = world.raycast_many(starts, ends)
     for r in np.flatnonzero(hits.body_row >= 0):
         bodies = index.part_ints[part[owner == r], query_index.BODY]
         assert hits.body_row[r] in bodies
@@ -698,9 +706,75 @@ def test_shape_cast_is_the_narrow_phase_to_the_last_bit(seed, bodies):
                 parts, np.arange(len(owner)), poses, np.tile(motion, (len(owner), 1)), 1.0,
             )  # fmt: skip
             toi = np.fmin(toi, np.where(solid, found.toi, np.inf))
-        hit = shape_cast(world, shape, pose, motion)
+        hit = world.shape_cast(shape, pose, motion)
         if not np.isfinite(toi.min()):
             assert hit is None
             continue
         assert hit.toi == toi.min()
         assert world.bodies[owner[np.flatnonzero(toi == toi.min())[0]]] is hit.body
+
+
+# -- the index as the World's cache, and the functions around it ------------------------------
+def test_copies_of_a_world_build_their_own_index():
+    """The index is a cache the World owns: never saved, never shared with a copy."""
+    world, box, ball = simple_world()
+    index = world._current_index()
+    assert "_query_index" in snapshot.EXCLUDED_ATTRIBUTES
+    for twin in (copy.deepcopy(world), pickle.loads(pickle.dumps(world))):
+        assert twin._query_index is not world._query_index
+        assert twin._query_index.index is None  # built by the copy's first query
+        twin_box, twin_ball = twin.bodies
+        assert twin.query_point((5.0, 0.0)) == [twin_ball]
+        twin_ball.position = (0.0, 0.0)  # moves the copy's ball only
+        assert twin.query_point((0.0, 0.0)) == [twin_box, twin_ball]
+        assert world.query_point((0.0, 0.0)) == [box]
+        assert world._current_index() is index
+    saved = world.snapshot()
+    ball.position = (0.0, 0.0)
+    assert world.query_point((0.0, 0.0)) == [box, ball]
+    world.restore(saved)
+    assert world.query_point((0.0, 0.0)) == [box]
+    assert world.query_point((5.0, 0.0)) == [ball]
+
+
+def test_a_refused_move_leaves_the_world_and_its_index_as_they_were():
+    world, box, ball = simple_world()
+    far = world.add_body(Box(1, 1), position=(MAX_COORDINATE - 1.0, 0.0), kind="kinematic")
+    before = world._current_index()
+    with pytest.raises(ValueError, match="^position"):
+        world.move_and_slide(far, (10.0, 0.0))  # would end past the coordinate bound
+    assert far.position[0] == MAX_COORDINATE - 1.0
+    assert world._current_index() is before
+    assert world.query_point((MAX_COORDINATE - 1.0, 0.0)) == [far]
+
+
+def test_dense_and_hashed_grids_answer_alike():
+    """A grid much larger than its entries (bodies spread far apart) is hashed; its answers
+    equal the brute force's as a dense grid's do."""
+    rng = np.random.default_rng(8)
+    for spread, hashed in ((30.0, 0), (1e6, 1)):
+        world = World()
+        for _ in range(60):
+            world.add_body(Box(1.0, 0.5), position=rng.uniform(0, spread, 2), kind="static")
+        index = world._current_index()
+        assert index.counts[HASHED] == hashed
+        state = rng.bit_generator.state
+        fast = every_answer(world, rng, 1.0, 0.0, spread)
+        rng.bit_generator.state = state
+        slow = brute_force(world, lambda w, side=spread: every_answer(w, rng, 1.0, 0.0, side))
+        same_answers(fast, slow)
+
+
+def test_the_query_functions_take_state_not_a_world():
+    """queries, raycast, character and the index's modules never import the World: they
+    take the index, the part columns and the handles, which World's methods gather."""
+    engine = Path(queries.__file__).parent
+    for name in ("queries", "raycast", "character", "query_index", "grid_walk", "cell_grid"):
+        tree = ast.parse((engine / f"{name}.py").read_text(encoding="utf-8"))
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert not imported & {"world", "world_base", "engine.world"}, name
+    world, box, ball = simple_world()
+    index, handles = world._current_index(), world._handles_by_row()
+    assert queries.query_point(index, handles, (5.0, 0.0)) == [ball]
+    parts = world._parts.table.columns()
+    assert raycast_module.raycast(index, parts, handles, (-5, 0), (9, 0)).body is box
