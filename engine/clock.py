@@ -24,6 +24,10 @@ class Clock:
         self.accumulator = 0.0
         self.pose_revision = 0
 
+    def to_arrays(self) -> dict:
+        """No arrays: the clock is three header scalars."""
+        return {}
+
     def scalars(self) -> dict:
         """The header state entries: accumulator, steps, pose_revision."""
         return {

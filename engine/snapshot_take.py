@@ -200,10 +200,8 @@ def snapshot(world) -> Snapshot:
     arrays = {}
     scalars = {}
     for component in (bodies, parts, joints, world._warm, world._clock):
-        if hasattr(component, "to_arrays"):
-            arrays.update(component.to_arrays())
-        if hasattr(component, "scalars"):
-            scalars.update(component.scalars())
+        arrays.update(component.to_arrays())
+        scalars.update(component.scalars())
 
     # Event bookkeeping. Handles become ids; removed bodies named here become extra handles.
     referenced = {}  # id -> Body, for handles that are not live

@@ -61,6 +61,10 @@ class WarmStartCache:
         """Copies of the keys and impulses: ``warm.keys``, ``warm.normal``, ``warm.tangent``."""
         return {f"warm.{name}": getattr(self, name).copy() for name in self._DTYPES}
 
+    def scalars(self) -> dict:
+        """No header scalars: the cache is its arrays."""
+        return {}
+
     @classmethod
     def layout(cls) -> dict:
         """The arrays a file may hold of the cache: name -> (dims, dtype)."""
