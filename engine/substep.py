@@ -90,8 +90,10 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         body["inv_mass"], body["inv_inertia"], body["kind"], body["awake"], body["damping"],
         body["gravity_scale"], world._gravity,
     )  # fmt: skip
+    # Contact springs stay within the sub-steps' reach: at most MAX_HERTZ_SHARE of their rate.
+    contact_hertz = min(world.contact_hertz, MAX_HERTZ_SHARE * world.substeps / world.dt)
     settings = (
-        world.contact_hertz, world.contact_damping_ratio, world.max_contact_push_speed,
+        contact_hertz, world.contact_damping_ratio, world.max_contact_push_speed,
         world.joint_hertz, world.joint_damping_ratio, world._restitution_threshold,
     )  # fmt: skip
     contacts = contact_columns(m)
@@ -157,10 +159,9 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
         body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
         velocity, inv_mass, inv_inertia, h,
     )  # fmt: skip
-    # Soft contacts stay within the sub-step's reach: at most a quarter of its rate.
-    hertz = min(contact_hertz, MAX_HERTZ_SHARE * inv_h)
     soft = prepare_soft(
-        c, body_a, body_b, count, normal, arm_a, arm_b, separation, hertz, contact_ratio, h
+        c, body_a, body_b, count, normal, arm_a, arm_b, separation, contact_hertz,
+        contact_ratio, h,
     )  # fmt: skip
     # This sub-step's impulses (warm-started from last step's, kept per step) and the sums.
     x = normal_impulse / substeps
