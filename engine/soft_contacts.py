@@ -123,33 +123,33 @@ def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, her
 
 
 @kernel(inline=True)
-def _separation(i, p, soft, arm_a, arm_b, nx, ny, dx, dy, ca, sa, cb, sb):
-    """Point p of manifold i's separation now: the start's, moved with the bodies (the
-    normal is kept); (dx, dy) the relative displacement, (ca, sa), (cb, sb) the turns."""
-    ax, ay = arm_a[i, p, 0], arm_a[i, p, 1]
-    bx, by = arm_b[i, p, 0], arm_b[i, p, 1]
+def _separation(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb):
+    """A point's separation now: its step-start base (separation less (r_b - r_a) . n),
+    with arms (ax, ay), (bx, by) turned by (ca, sa), (cb, sb) and the bodies' relative
+    displacement (dx, dy) (the normal is kept). Scalars only: a helper handed arrays pays
+    for each of them on every call."""
     sx = dx + (cb * bx - sb * by) - (ca * ax - sa * ay)
     sy = dy + (sb * bx + cb * by) - (sa * ax + ca * ay)
-    return soft[i, BASE0 + p] + sx * nx + sy * ny
+    return base + sx * nx + sy * ny
 
 
 @kernel(inline=True)
-def _row(c, soft, i, p, s, vn, inv_h, push, use_bias, threshold):
-    """(bias, mass scale, impulse scale, active, bouncing) of point p of manifold i at
-    separation s and normal speed vn (see the module's docstring)."""
+def _row(s, vn, inv_h, push, use_bias, threshold, e, arrived, rate, mass_scale,
+         impulse_scale):  # fmt: skip
+    """(bias, mass scale, impulse scale, active, bouncing) of a point at separation s and
+    normal speed vn (see the module's docstring); e: the pair's restitution, arrived:
+    whether this sub-step's biased pass made it arrive; rate, mass_scale, impulse_scale:
+    the pair's spring."""
     if s > 0.0:
         if not use_bias:
-            return s * inv_h, 1.0, 0.0, soft[i, ARRIVED0 + p] > 0.0, False
-        e = c[i, RESTITUTION]
+            return s * inv_h, 1.0, 0.0, arrived, False
         if e > 0.0 and vn < -threshold and vn < -s * inv_h:
             # Arriving fast within this sub-step: cover the gap, leave at -e vn after.
             return (1.0 + e) * s * inv_h + e * vn, 1.0, 0.0, True, True
         return s * inv_h, 1.0, 0.0, True, False
     if not use_bias:
         return 0.0, 1.0, 0.0, True, False
-    mass_scale = soft[i, MASS_SCALE]
-    bias = max(mass_scale * soft[i, BIAS_RATE] * s, -push)
-    return bias, mass_scale, soft[i, IMPULSE_SCALE], True, False
+    return max(mass_scale * rate * s, -push), mass_scale, impulse_scale, True, False
 
 
 @kernel(inline=True)
@@ -176,17 +176,30 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     two = c[i, SECOND] > 0.0
     base = (vbx - vax) * nx + (vby - vay) * ny
     rn_a0, rn_b0, rn_a1, rn_b1 = c[i, RN_A0], c[i, RN_A0 + 1], c[i, RN_A0 + 2], c[i, RN_A0 + 3]
-    s0 = _separation(i, 0, soft, arm_a, arm_b, nx, ny, dx, dy, ca, sa, cb, sb)
+    e = c[i, RESTITUTION]
+    rate, mass_scale = soft[i, BIAS_RATE], soft[i, MASS_SCALE]
+    impulse_scale = soft[i, IMPULSE_SCALE]
+    s0 = _separation(
+        soft[i, BASE0], arm_a[i, 0, 0], arm_a[i, 0, 1], arm_b[i, 0, 0], arm_b[i, 0, 1], nx, ny,
+        dx, dy, ca, sa, cb, sb,
+    )  # fmt: skip
     vn0 = base + wb * rn_b0 - wa * rn_a0
-    bias0, ms0, is0, on0, bounce0 = _row(c, soft, i, 0, s0, vn0, inv_h, push, use_bias, threshold)
+    bias0, ms0, is0, on0, bounce0 = _row(
+        s0, vn0, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0] > 0.0, rate,
+        mass_scale, impulse_scale,
+    )  # fmt: skip
     s1, vn1 = 0.0, 0.0
     bias1, ms1, is1, on1, bounce1 = 0.0, 1.0, 0.0, False, False
     if two:
-        s1 = _separation(i, 1, soft, arm_a, arm_b, nx, ny, dx, dy, ca, sa, cb, sb)
+        s1 = _separation(
+            soft[i, BASE0 + 1], arm_a[i, 1, 0], arm_a[i, 1, 1], arm_b[i, 1, 0],
+            arm_b[i, 1, 1], nx, ny, dx, dy, ca, sa, cb, sb,
+        )  # fmt: skip
         vn1 = base + wb * rn_b1 - wa * rn_a1
         bias1, ms1, is1, on1, bounce1 = _row(
-            c, soft, i, 1, s1, vn1, inv_h, push, use_bias, threshold
-        )
+            s1, vn1, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0 + 1] > 0.0, rate,
+            mass_scale, impulse_scale,
+        )  # fmt: skip
     if use_bias:
         c[i, APPROACH0] = min(c[i, APPROACH0], vn0)
         if two:
