@@ -133,7 +133,7 @@ def _separation(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb):
     return base + sx * nx + sy * ny
 
 
-@kernel(inline=True)
+@kernel
 def _row(s, vn, inv_h, push, use_bias, threshold, e, arrived, rate, mass_scale,
          impulse_scale):  # fmt: skip
     """(bias, mass scale, impulse scale, active, bouncing) of a point at separation s and
@@ -150,6 +150,39 @@ def _row(s, vn, inv_h, push, use_bias, threshold, e, arrived, rate, mass_scale,
     if not use_bias:
         return 0.0, 1.0, 0.0, True, False
     return max(mass_scale * rate * s, -push), mass_scale, impulse_scale, True, False
+
+
+@kernel
+def _normal_impulses(x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on1, block,
+                     inv11, inv12, inv22, row_mass0, row_mass1, k12):  # fmt: skip
+    """New normal impulses of a manifold's two rows (accumulated x0, x1; normal speeds
+    vn0, vn1; each row's bias, mass and impulse scales and whether it acts): both at once
+    with the 2x2 mass matrix K where they share a spring and neither would pull,
+        x_new = (1 - impulse scale) x - K^-1 (mass scale vn + bias),
+    else one after the other, the second seeing the first's impulse (k12: K's coupling;
+    inv11, inv12, inv22: K^-1; row_mass0, row_mass1: 1 / K's diagonal)."""
+    if on0 and on1 and block and ms0 == ms1 and is0 == is1:
+        b0 = ms0 * vn0 + bias0
+        b1 = ms0 * vn1 + bias1
+        keep = 1.0 - is0
+        both0 = keep * x0 - (inv11 * b0 + inv12 * b1)
+        both1 = keep * x1 - (inv12 * b0 + inv22 * b1)
+        if both0 >= 0.0 and both1 >= 0.0:
+            return both0, both1
+    new0, new1 = x0, x1
+    if on0:
+        new0 = max(x0 - row_mass0 * (ms0 * vn0 + bias0) - is0 * x0, 0.0)
+    if on1:
+        vn1 += (new0 - x0) * k12
+        new1 = max(x1 - row_mass1 * (ms1 * vn1 + bias1) - is1 * x1, 0.0)
+    return new0, new1
+
+
+@kernel
+def _arrived(s, new, bouncing):
+    """1.0 where a point still apart was pushed in a biased pass (it arrives by the end
+    of the sub-step) and is not bouncing off, else 0.0."""
+    return 1.0 if s > 0.0 and new > 0.0 and not bouncing else 0.0
 
 
 @kernel(inline=True)
@@ -174,6 +207,8 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     dx, dy = moved[b, 0] - moved[a, 0], moved[b, 1] - moved[a, 1]
     ca, sa, cb, sb = turn[a, 0], turn[a, 1], turn[b, 0], turn[b, 1]
     two = c[i, SECOND] > 0.0
+    # Both points unconditionally (an unused slot's rows are zeros and stay off), and no
+    # branch while arrays are live: numba cannot prune their reference counts across one.
     base = (vbx - vax) * nx + (vby - vay) * ny
     rn_a0, rn_b0, rn_a1, rn_b1 = c[i, RN_A0], c[i, RN_A0 + 1], c[i, RN_A0 + 2], c[i, RN_A0 + 3]
     e = c[i, RESTITUTION]
@@ -183,51 +218,32 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
         soft[i, BASE0], arm_a[i, 0, 0], arm_a[i, 0, 1], arm_b[i, 0, 0], arm_b[i, 0, 1], nx, ny,
         dx, dy, ca, sa, cb, sb,
     )  # fmt: skip
+    s1 = _separation(
+        soft[i, BASE0 + 1], arm_a[i, 1, 0], arm_a[i, 1, 1], arm_b[i, 1, 0], arm_b[i, 1, 1],
+        nx, ny, dx, dy, ca, sa, cb, sb,
+    )  # fmt: skip
     vn0 = base + wb * rn_b0 - wa * rn_a0
+    vn1 = base + wb * rn_b1 - wa * rn_a1
     bias0, ms0, is0, on0, bounce0 = _row(
         s0, vn0, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0] > 0.0, rate,
         mass_scale, impulse_scale,
     )  # fmt: skip
-    s1, vn1 = 0.0, 0.0
-    bias1, ms1, is1, on1, bounce1 = 0.0, 1.0, 0.0, False, False
-    if two:
-        s1 = _separation(
-            soft[i, BASE0 + 1], arm_a[i, 1, 0], arm_a[i, 1, 1], arm_b[i, 1, 0],
-            arm_b[i, 1, 1], nx, ny, dx, dy, ca, sa, cb, sb,
-        )  # fmt: skip
-        vn1 = base + wb * rn_b1 - wa * rn_a1
-        bias1, ms1, is1, on1, bounce1 = _row(
-            s1, vn1, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0 + 1] > 0.0, rate,
-            mass_scale, impulse_scale,
-        )  # fmt: skip
-    if use_bias:
-        c[i, APPROACH0] = min(c[i, APPROACH0], vn0)
-        if two:
-            c[i, APPROACH0 + 1] = min(c[i, APPROACH0 + 1], vn1)
+    bias1, ms1, is1, on1, bounce1 = _row(
+        s1, vn1, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0 + 1] > 0.0, rate,
+        mass_scale, impulse_scale,
+    )  # fmt: skip
+    approach0, approach1 = c[i, APPROACH0], c[i, APPROACH0 + 1]
+    c[i, APPROACH0] = min(approach0, vn0) if use_bias else approach0
+    c[i, APPROACH0 + 1] = min(approach1, vn1) if use_bias and two else approach1
     x0, x1 = normal_impulse[i, 0], normal_impulse[i, 1]
-    new0, new1 = x0, x1
-    blocked = False
-    if two and on0 and on1 and c[i, BLOCK] > 0.0 and ms0 == ms1 and is0 == is1:
-        # Both rows at once with the 2x2 mass matrix K:
-        # x_new = (1 - impulse scale) x - K^-1 (mass scale vn + bias).
-        b0 = ms0 * vn0 + bias0
-        b1 = ms0 * vn1 + bias1
-        keep = 1.0 - is0
-        both0 = keep * x0 - (c[i, INV11] * b0 + c[i, INV12] * b1)
-        both1 = keep * x1 - (c[i, INV12] * b0 + c[i, INV22] * b1)
-        if both0 >= 0.0 and both1 >= 0.0:
-            new0, new1 = both0, both1
-            blocked = True
-    if not blocked:
-        # One row after the other, the second seeing the first's impulse.
-        if on0:
-            new0 = max(x0 - c[i, ROW_MASS0] * (ms0 * vn0 + bias0) - is0 * x0, 0.0)
-        if on1:
-            vn1 += (new0 - x0) * c[i, K12]
-            new1 = max(x1 - c[i, ROW_MASS0 + 1] * (ms1 * vn1 + bias1) - is1 * x1, 0.0)
-    if use_bias:
-        soft[i, ARRIVED0] = 1.0 if s0 > 0.0 and new0 > 0.0 and not bounce0 else 0.0
-        soft[i, ARRIVED0 + 1] = 1.0 if s1 > 0.0 and new1 > 0.0 and not bounce1 else 0.0
+    new0, new1 = _normal_impulses(
+        x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on1 and two,
+        two and c[i, BLOCK] > 0.0, c[i, INV11], c[i, INV12], c[i, INV22], c[i, ROW_MASS0],
+        c[i, ROW_MASS0 + 1], c[i, K12],
+    )  # fmt: skip
+    arrived0, arrived1 = soft[i, ARRIVED0], soft[i, ARRIVED0 + 1]
+    soft[i, ARRIVED0] = _arrived(s0, new0, bounce0) if use_bias else arrived0
+    soft[i, ARRIVED0 + 1] = _arrived(s1, new1, bounce1) if use_bias else arrived1
     d0, d1 = new0 - x0, new1 - x1
     normal_impulse[i, 0], normal_impulse[i, 1] = new0, new1
     vax -= ima * nx * (d0 + d1)
