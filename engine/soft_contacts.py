@@ -13,7 +13,7 @@ For a spring of frequency w = 2 pi f and damping ratio zeta over a sub-step h:
 and a touching point's (s <= 0) impulse step is
     -m (mass_scale vn + bias) - impulse_scale x,   bias = max(mass_scale rate s, -push).
 The springs pull towards s = 0, not towards the slop the other solver keeps: at rest a
-point sits g / w^2 deep per unit of load over its effective mass, a fraction of a
+point sits (F / m) / w^2 deep, F its load and m its effective mass, a fraction of a
 millimetre for a box on the ground.
 
 - A point still apart (s > 0) may close its gap within the sub-step and no more (bias
