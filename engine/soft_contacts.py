@@ -10,14 +10,29 @@ with a position pass cannot: stacks stand, a heavy load hangs still.
 For a spring of frequency w = 2 pi f and damping ratio zeta over a sub-step h:
     a1 = 2 zeta + h w,  a2 = h w a1,  a3 = 1 / (1 + a2)
     bias rate = w / a1,  mass scale = a2 a3,  impulse scale = a3
-and a point's impulse step is
-    -m (mass_scale vn + bias) - impulse_scale x,   bias = max(mass_scale rate s, -push)
-for a point deeper than its slop (s < 0 beyond it); a point still apart (s > 0) may
-close its gap within the sub-step and no more (bias s / h, rigid). The relax passes solve
-without bias, removing the speed the springs gave, so that push-out adds no energy.
+and a touching point's (s <= 0) impulse step is
+    -m (mass_scale vn + bias) - impulse_scale x,   bias = max(mass_scale rate s, -push).
+The springs pull towards s = 0, not towards the slop the other solver keeps: at rest a
+point sits (F / m) / w^2 deep, F its load and m its effective mass, a fraction of a
+millimetre for a box on the ground.
 
-Contacts with a static or kinematic body are twice as stiff: nothing on the other side
-gives way, and a pile must not sink into the ground.
+- A point still apart (s > 0) may close its gap within the sub-step and no more (bias
+  s / h, rigid). If it closes it faster than the restitution threshold on a bouncy pair,
+  it arrives and leaves again within the same sub-step: its target is the speed that
+  covers the gap, then moves off at e times the approach for the rest of the sub-step
+  (the bounce then gets exactly -e times the approach in ``engine.substep``).
+- The relax passes solve without bias, removing the speed the springs gave, so that
+  push-out adds no energy. There a point still apart holds only if this sub-step's
+  biased pass made it arrive (it then stops, a landing gives its whole impulse in the
+  step it lands in); otherwise it waits for the next biased pass, so that relaxing never
+  slows a body that has not reached the surface yet.
+- The two points of a manifold are solved together, with the 2x2 mass matrix, when both
+  have the same spring (the block solve of ``engine.contact_solver``, softened): solving
+  them one after the other gives the first more than its share, tilting every box of a
+  column the same way.
+
+Contacts with a static or kinematic body are twice as stiff (nothing on the other side
+gives way, and a pile must not sink into the ground) and twice as damped.
 
 Jacobians and masses are the rigid solver's (``engine.contact_solver.prepare_contacts``),
 kept for the whole step at the start poses; only the separations move.
@@ -31,13 +46,19 @@ import numpy as np
 
 from .contact_solver import (
     APPROACH0,
+    BLOCK,
     FRICTION,
     II_A,
     II_B,
     IM_A,
     IM_B,
+    INV11,
+    INV12,
+    INV22,
+    K12,
     NX,
     NY,
+    RESTITUTION,
     RN_A0,
     ROW_MASS0,
     RT_A,
@@ -51,8 +72,13 @@ from .jit import kernel
 # Columns of the soft rows (see ``prepare_soft``).
 BASE0 = 0  # 2: each point's separation less (r_b - r_a) . n at the step start
 MASS_SCALE, IMPULSE_SCALE, BIAS_RATE = 2, 3, 4
-SLOP = 5  # the overlap a point may keep at rest
-SOFT_COLUMNS = 6
+ARRIVED0 = 5  # 2: 1.0 where this sub-step's biased pass made a point still apart arrive
+SOFT_COLUMNS = 7
+
+# Contacts with a static or kinematic body: this many times stiffer, and as many times
+# more damped (the stiffer spring alone sets a heavy body resting on light ones, each of
+# them squeezed between it and the ground, jittering).
+FIXED_STIFFENING = 2.0
 
 
 @kernel(inline=True)
@@ -69,20 +95,17 @@ def softness(hertz, damping_ratio, h):
 
 
 @kernel
-def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, slop, hertz,
+def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, hertz,
                  damping_ratio, h):  # fmt: skip
     """The (M, SOFT_COLUMNS) soft rows of the manifolds; c: their prepared rigid rows
     (M, COLUMNS), whose targets are cleared and approaches zeroed here (the sub-steps
-    record the approach; restitution aims from the bodies' final poses).
+    record the approach).
 
-    body_a, body_b, count (M,), normal (M, 2), arm_a, arm_b (M, 2, 2), separation (M, 2),
-    slop (M,): the manifolds' columns; hertz, damping_ratio: the contact springs'; h: the
-    sub-step.
+    body_a, body_b, count (M,), normal (M, 2), arm_a, arm_b (M, 2, 2), separation (M, 2):
+    the manifolds' columns; hertz, damping_ratio: the contact springs'; h: the sub-step.
     """
     m = len(body_a)
     soft = np.zeros((m, SOFT_COLUMNS))
-    rate, mass_scale, impulse_scale = softness(hertz, damping_ratio, h)
-    hard_rate, hard_mass, hard_impulse = softness(2.0 * hertz, damping_ratio, h)
     for i in range(m):
         nx, ny = normal[i, 0], normal[i, 1]
         for p in range(count[i]):
@@ -91,30 +114,91 @@ def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, slo
             soft[i, BASE0 + p] = separation[i, p] - (rx * nx + ry * ny)
             c[i, TARGET0 + p] = 0.0
             c[i, APPROACH0 + p] = 0.0
-        if c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0:
-            soft[i, BIAS_RATE], soft[i, MASS_SCALE], soft[i, IMPULSE_SCALE] = (
-                hard_rate, hard_mass, hard_impulse,
-            )  # fmt: skip
-        else:
-            soft[i, BIAS_RATE], soft[i, MASS_SCALE], soft[i, IMPULSE_SCALE] = (
-                rate, mass_scale, impulse_scale,
-            )  # fmt: skip
-        soft[i, SLOP] = slop[i]
+        fixed = c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0
+        scale = FIXED_STIFFENING if fixed else 1.0
+        soft[i, BIAS_RATE], soft[i, MASS_SCALE], soft[i, IMPULSE_SCALE] = softness(
+            scale * hertz, scale * damping_ratio, h
+        )
     return soft
 
 
 @kernel(inline=True)
+def _separation(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb):
+    """A point's separation now: its step-start base (separation less (r_b - r_a) . n),
+    with arms (ax, ay), (bx, by) turned by (ca, sa), (cb, sb) and the bodies' relative
+    displacement (dx, dy) (the normal is kept). Scalars only: a helper handed arrays pays
+    for each of them on every call."""
+    sx = dx + (cb * bx - sb * by) - (ca * ax - sa * ay)
+    sy = dy + (sb * bx + cb * by) - (sa * ax + ca * ay)
+    return base + sx * nx + sy * ny
+
+
+@kernel
+def _row(s, vn, inv_h, push, use_bias, threshold, e, arrived, rate, mass_scale,
+         impulse_scale):  # fmt: skip
+    """(bias, mass scale, impulse scale, active, bouncing) of a point at separation s and
+    normal speed vn (see the module's docstring); e: the pair's restitution, arrived:
+    whether this sub-step's biased pass made it arrive; rate, mass_scale, impulse_scale:
+    the pair's spring."""
+    if s > 0.0:
+        if not use_bias:
+            return s * inv_h, 1.0, 0.0, arrived, False
+        if e > 0.0 and vn < -threshold and vn < -s * inv_h:
+            # Arriving fast within this sub-step: cover the gap, leave at -e vn after.
+            return (1.0 + e) * s * inv_h + e * vn, 1.0, 0.0, True, True
+        return s * inv_h, 1.0, 0.0, True, False
+    if not use_bias:
+        return 0.0, 1.0, 0.0, True, False
+    return max(mass_scale * rate * s, -push), mass_scale, impulse_scale, True, False
+
+
+@kernel
+def _normal_impulses(x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on1, block,
+                     inv11, inv12, inv22, row_mass0, row_mass1, k12):  # fmt: skip
+    """New normal impulses of a manifold's two rows (accumulated x0, x1; normal speeds
+    vn0, vn1; each row's bias, mass and impulse scales and whether it acts): both at once
+    with the 2x2 mass matrix K where they share a spring and neither would pull,
+        x_new = (1 - impulse scale) x - K^-1 (mass scale vn + bias),
+    else one after the other, the second seeing the first's impulse (k12: K's coupling;
+    inv11, inv12, inv22: K^-1; row_mass0, row_mass1: 1 / K's diagonal)."""
+    if on0 and on1 and block and ms0 == ms1 and is0 == is1:
+        b0 = ms0 * vn0 + bias0
+        b1 = ms0 * vn1 + bias1
+        keep = 1.0 - is0
+        both0 = keep * x0 - (inv11 * b0 + inv12 * b1)
+        both1 = keep * x1 - (inv12 * b0 + inv22 * b1)
+        if both0 >= 0.0 and both1 >= 0.0:
+            return both0, both1
+    new0, new1 = x0, x1
+    if on0:
+        new0 = max(x0 - row_mass0 * (ms0 * vn0 + bias0) - is0 * x0, 0.0)
+    if on1:
+        vn1 += (new0 - x0) * k12
+        new1 = max(x1 - row_mass1 * (ms1 * vn1 + bias1) - is1 * x1, 0.0)
+    return new0, new1
+
+
+@kernel
+def _arrived(s, new, bouncing):
+    """1.0 where a point still apart was pushed in a biased pass (it arrives by the end
+    of the sub-step) and is not bouncing off, else 0.0."""
+    return 1.0 if s > 0.0 and new > 0.0 and not bouncing else 0.0
+
+
+@kernel(inline=True)
 def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_impulse,
-                       velocity, moved, turn, inv_h, push, use_bias):  # fmt: skip
-    """One visit of manifold i (bodies a, b): each normal row, soft or speculative, then
-    friction at the points' centre bounded by mu times the normal impulses.
+                       velocity, moved, turn, inv_h, push, use_bias, threshold):  # fmt: skip
+    """One visit of manifold i (bodies a, b): the normal rows, soft or speculative (both
+    at once where they can be), then friction at the points' centre bounded by mu times
+    the normal impulses.
 
     c, soft: prepared rigid and soft rows; arm_a, arm_b (M, 2, 2) at the step start;
     normal_impulse (M, 2), tangent_impulse (M,): this sub-step's accumulated impulses;
     velocity (N + 1, 3); moved (N + 1, 3): each body's displacement since the step start,
     turn (N + 1, 2) the cos and sin of its turn; inv_h: 1 / sub-step; push: the fastest
-    push-out speed; use_bias: False in the relax passes. Returns nothing; with use_bias
-    the approach speed before the solve is recorded in c's APPROACH columns.
+    push-out speed; use_bias: False in the relax passes; threshold: the restitution
+    threshold. With use_bias the approach speed before the solve is recorded in c's
+    APPROACH columns, and which points arrived in soft's ARRIVED columns.
     """
     nx, ny = c[i, NX], c[i, NY]
     ima, imb, iia, iib = c[i, IM_A], c[i, IM_B], c[i, II_A], c[i, II_B]
@@ -122,35 +206,52 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     vbx, vby, wb = velocity[b, 0], velocity[b, 1], velocity[b, 2]
     dx, dy = moved[b, 0] - moved[a, 0], moved[b, 1] - moved[a, 1]
     ca, sa, cb, sb = turn[a, 0], turn[a, 1], turn[b, 0], turn[b, 1]
-    for p in range(2 if c[i, SECOND] > 0.0 else 1):
-        ax, ay = arm_a[i, p, 0], arm_a[i, p, 1]
-        bx, by = arm_b[i, p, 0], arm_b[i, p, 1]
-        # The separation now: the start's, moved with the bodies (the normal is kept).
-        sx = dx + (cb * bx - sb * by) - (ca * ax - sa * ay)
-        sy = dy + (sb * bx + cb * by) - (sa * ax + ca * ay)
-        s = soft[i, BASE0 + p] + sx * nx + sy * ny
-        rn_a, rn_b = c[i, RN_A0 + 2 * p], c[i, RN_A0 + 2 * p + 1]
-        vn = (vbx - vax) * nx + (vby - vay) * ny + wb * rn_b - wa * rn_a
-        bias, mass_scale, impulse_scale = 0.0, 1.0, 0.0
-        if s > 0.0:
-            bias = s * inv_h
-        elif use_bias:
-            mass_scale = soft[i, MASS_SCALE]
-            impulse_scale = soft[i, IMPULSE_SCALE]
-            depth = min(s + soft[i, SLOP], 0.0)
-            bias = max(mass_scale * soft[i, BIAS_RATE] * depth, -push)
-        if use_bias:
-            c[i, APPROACH0 + p] = min(c[i, APPROACH0 + p], vn)
-        x = normal_impulse[i, p]
-        new = max(x - c[i, ROW_MASS0 + p] * (mass_scale * vn + bias) - impulse_scale * x, 0.0)
-        d = new - x
-        normal_impulse[i, p] = new
-        vax -= ima * nx * d
-        vay -= ima * ny * d
-        wa -= iia * rn_a * d
-        vbx += imb * nx * d
-        vby += imb * ny * d
-        wb += iib * rn_b * d
+    two = c[i, SECOND] > 0.0
+    # Both points unconditionally (an unused slot's rows are zeros and stay off), and no
+    # branch while arrays are live: numba cannot prune their reference counts across one.
+    base = (vbx - vax) * nx + (vby - vay) * ny
+    rn_a0, rn_b0, rn_a1, rn_b1 = c[i, RN_A0], c[i, RN_A0 + 1], c[i, RN_A0 + 2], c[i, RN_A0 + 3]
+    e = c[i, RESTITUTION]
+    rate, mass_scale = soft[i, BIAS_RATE], soft[i, MASS_SCALE]
+    impulse_scale = soft[i, IMPULSE_SCALE]
+    s0 = _separation(
+        soft[i, BASE0], arm_a[i, 0, 0], arm_a[i, 0, 1], arm_b[i, 0, 0], arm_b[i, 0, 1], nx, ny,
+        dx, dy, ca, sa, cb, sb,
+    )  # fmt: skip
+    s1 = _separation(
+        soft[i, BASE0 + 1], arm_a[i, 1, 0], arm_a[i, 1, 1], arm_b[i, 1, 0], arm_b[i, 1, 1],
+        nx, ny, dx, dy, ca, sa, cb, sb,
+    )  # fmt: skip
+    vn0 = base + wb * rn_b0 - wa * rn_a0
+    vn1 = base + wb * rn_b1 - wa * rn_a1
+    bias0, ms0, is0, on0, bounce0 = _row(
+        s0, vn0, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0] > 0.0, rate,
+        mass_scale, impulse_scale,
+    )  # fmt: skip
+    bias1, ms1, is1, on1, bounce1 = _row(
+        s1, vn1, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0 + 1] > 0.0, rate,
+        mass_scale, impulse_scale,
+    )  # fmt: skip
+    approach0, approach1 = c[i, APPROACH0], c[i, APPROACH0 + 1]
+    c[i, APPROACH0] = min(approach0, vn0) if use_bias else approach0
+    c[i, APPROACH0 + 1] = min(approach1, vn1) if use_bias and two else approach1
+    x0, x1 = normal_impulse[i, 0], normal_impulse[i, 1]
+    new0, new1 = _normal_impulses(
+        x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on1 and two,
+        two and c[i, BLOCK] > 0.0, c[i, INV11], c[i, INV12], c[i, INV22], c[i, ROW_MASS0],
+        c[i, ROW_MASS0 + 1], c[i, K12],
+    )  # fmt: skip
+    arrived0, arrived1 = soft[i, ARRIVED0], soft[i, ARRIVED0 + 1]
+    soft[i, ARRIVED0] = _arrived(s0, new0, bounce0) if use_bias else arrived0
+    soft[i, ARRIVED0 + 1] = _arrived(s1, new1, bounce1) if use_bias else arrived1
+    d0, d1 = new0 - x0, new1 - x1
+    normal_impulse[i, 0], normal_impulse[i, 1] = new0, new1
+    vax -= ima * nx * (d0 + d1)
+    vay -= ima * ny * (d0 + d1)
+    wa -= iia * (rn_a0 * d0 + rn_a1 * d1)
+    vbx += imb * nx * (d0 + d1)
+    vby += imb * ny * (d0 + d1)
+    wb += iib * (rn_b0 * d0 + rn_b1 * d1)
     # Friction, along t = (ny, -nx), at the points' centre.
     pt = tangent_impulse[i]
     vt = (vbx - vax) * ny - (vby - vay) * nx + wb * c[i, RT_B] - wa * c[i, RT_A]
