@@ -8,15 +8,14 @@ import numpy as np
 from .joint_base import (
     Joint,
     _length,
+    _limit_field,
     _limits,
-    _lower_limit,
     _non_negative,
     _number_field,
     _point,
     _positive,
     _spin,
     _turn,
-    _upper_limit,
 )
 from .joint_store import ANGULAR_SPRING, PRISMATIC, ROPE, WHEEL
 from .settings import MAX_SPEED
@@ -126,8 +125,8 @@ class PrismaticJoint(_AxisJoint):
         }
         super().__init__(body_a, body_b, anchor, axis, spec, collide_connected)
 
-    lower = _lower_limit("Lower translation limit in m, or None.")
-    upper = _upper_limit("Upper translation limit in m, or None.")
+    lower = _limit_field("lower", "Lower translation limit in m, or None.")
+    upper = _limit_field("upper", "Upper translation limit in m, or None.")
     motor_speed = _number_field(
         "motor_speed", _speed, "Speed the motor drives the translation at, m/s."
     )

@@ -57,34 +57,23 @@ def _number_field(name: str, check, doc: str) -> property:
     return property(read, write, doc=doc)
 
 
-def _lower_limit(doc: str) -> property:
-    """The ``lower`` limit property: None for no limit, never above ``upper``."""
+def _limit_field(side: str, doc: str) -> property:
+    """The ``lower`` or ``upper`` limit property: None for no limit, never past the other."""
+    lower = side == "lower"
+    other, none, relation = ("upper", -np.inf, "<=") if lower else ("lower", np.inf, ">=")
 
     def read(joint):
-        value = float(joint._read("lower"))
+        value = float(joint._read(side))
         return None if np.isinf(value) else value
 
     def write(joint, value) -> None:
-        value = _limit(value, "lower", -np.inf)
-        if value > joint._read("upper"):
-            raise ValueError(f"lower: must be <= upper ({joint.upper}), got {value}")
-        joint._write("lower", value)
-
-    return property(read, write, doc=doc)
-
-
-def _upper_limit(doc: str) -> property:
-    """The ``upper`` limit property: None for no limit, never below ``lower``."""
-
-    def read(joint):
-        value = float(joint._read("upper"))
-        return None if np.isinf(value) else value
-
-    def write(joint, value) -> None:
-        value = _limit(value, "upper", np.inf)
-        if value < joint._read("lower"):
-            raise ValueError(f"upper: must be >= lower ({joint.lower}), got {value}")
-        joint._write("upper", value)
+        value = _limit(value, side, none)
+        bound = joint._read(other)
+        if value > bound if lower else value < bound:
+            raise ValueError(
+                f"{side}: must be {relation} {other} ({getattr(joint, other)}), got {value}"
+            )
+        joint._write(side, value)
 
     return property(read, write, doc=doc)
 

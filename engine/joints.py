@@ -21,14 +21,13 @@ import numpy as np
 from .joint_base import (
     Joint,
     _length,
+    _limit_field,
     _limits,
-    _lower_limit,
     _non_negative,
     _number_field,
     _point,
     _positive,
     _spin,
-    _upper_limit,
 )
 from .joint_store import DISTANCE, MOUSE, REVOLUTE, WELD, WORLD
 
@@ -83,8 +82,8 @@ class RevoluteJoint(Joint):
             rates.append(0.0 if body_row < 0 else float(spin[body_row]))
         return rates[1] - rates[0]
 
-    lower = _lower_limit("Lower angle limit in radians, or None.")
-    upper = _upper_limit("Upper angle limit in radians, or None.")
+    lower = _limit_field("lower", "Lower angle limit in radians, or None.")
+    upper = _limit_field("upper", "Upper angle limit in radians, or None.")
 
     motor_speed = _number_field(
         "motor_speed", _spin, "Speed the motor drives the joint angle at, rad/s."
