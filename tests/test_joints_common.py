@@ -250,6 +250,13 @@ def test_joint_properties_read_and_write():
     np.testing.assert_allclose(hinge.anchor_b, (0.5, 0.5))
     hinge.lower = None
     assert hinge.lower is None
+    # A limit may never pass the other one; a refused write changes nothing.
+    with pytest.raises(ValueError, match=r"upper: must be >= lower \(-0.5\), got -0.6"):
+        hinge.lower = -0.5
+        hinge.upper = -0.6
+    with pytest.raises(ValueError, match=r"lower: must be <= upper \(1.0\), got 1.5"):
+        hinge.lower = 1.5
+    assert (hinge.lower, hinge.upper) == (-0.5, 1.0)
     rod = world.add_joint(DistanceJoint(a, None, (0, 0), (3, 4)))
     assert rod.length == pytest.approx(5.0) and rod.frequency == 0.0
 
