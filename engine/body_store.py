@@ -185,17 +185,18 @@ class BodyStore(Table):
 
     @classmethod
     def from_arrays(
-        cls, columns: dict, row_of_id: np.ndarray, scalars: dict, handles: list, id_room: int
+        cls, columns: dict, row_of_id: np.ndarray, scalars: dict, handles: list, handed_out: int
     ) -> BodyStore:
         """A store of checked ``columns`` (N rows), ``row_of_id`` (I,), the header
-        ``scalars``, the N live ``handles``; its id map has room for ``id_room`` ids."""
+        ``scalars`` and the N live ``handles``. handed_out: the ids the world restored into
+        has handed out (0 for a new world): new ids start above them, never reused."""
         n = len(handles)
         store = cls(capacity=max(16, n))
         store.fill(columns, n)
         store.handles = list(handles)
-        store.next_id = max(scalars["next_id"], id_room)
+        store.next_id = max(scalars["next_id"], handed_out)
         store.next_island = scalars["next_island"]
-        store.row_of_id = np.full(max(16, store.next_id, id_room), -1, dtype=np.int64)
+        store.row_of_id = np.full(max(16, store.next_id), -1, dtype=np.int64)
         store.row_of_id[: len(row_of_id)] = row_of_id
         return store
 

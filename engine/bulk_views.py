@@ -102,7 +102,7 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 
 
 def part_arrays(parts) -> PartArrays:
-    """The PartArrays of a world's part table (``engine.body_store.PartTable``)."""
+    """The PartArrays of a world's part table (``engine.part_table.PartTable``)."""
     packed = parts.packed()
     return PartArrays(
         _read_only(packed.vertices),
