@@ -56,10 +56,12 @@ class PartTable:
 
     @property
     def count(self) -> int:
+        """P, the number of live parts."""
         return self.table.count
 
     @property
     def width(self) -> int:
+        """K, the vertex slots of every part (that of the widest part ever held)."""
         return self.table.arrays["vertices"].shape[1]
 
     def _widen_to(self, width: int) -> None:

@@ -58,6 +58,7 @@ class Version(NamedTuple):
 
     @property
     def has_joints(self) -> bool:
+        """Joints and their arrays (version 2 on)."""
         return self.number >= 2
 
     @property
@@ -71,6 +72,7 @@ class Version(NamedTuple):
         return self.number >= 4
 
     def holds_body_field(self, name: str) -> bool:
+        """Whether a file of this version holds the body array ``body.<name>``."""
         return (self.has_units or name not in ADDED_IN_3["body"]) and (
             self.has_labels or name not in ADDED_IN_4["body"]
         )
@@ -87,6 +89,7 @@ class ArrayChecker:
         self.where, self.arrays, self.sizes, self.used = where, arrays, dict(sizes), set()
 
     def fail(self, message: str):
+        """Raise ValueError: ``where``, then ``message``."""
         raise ValueError(f"{self.where}: {message}")
 
     def take(self, name: str, dtype, dims: tuple) -> np.ndarray:
@@ -126,20 +129,24 @@ class ArrayChecker:
         self.used.add(name)
 
     def require(self, condition, message: str) -> None:
+        """``fail`` with ``message`` unless every element of ``condition`` holds."""
         if not np.all(condition):
             self.fail(message)
 
     def finish(self) -> None:
+        """``fail`` for any array no check took: a file holds nothing unknown."""
         extra = sorted(set(self.arrays) - self.used)
         if extra:
             self.fail(f"unexpected array {extra[0]!r}")
 
 
 def is_int(value) -> bool:
+    """A JSON integer (a bool is not one)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def is_finite_number(value) -> bool:
+    """A finite JSON number that fits a float64 or an int64."""
     # JSON ints are unbounded: compare them rather than convert them (10**400 overflows).
     if isinstance(value, float):
         return math.isfinite(value)

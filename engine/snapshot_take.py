@@ -141,11 +141,13 @@ def _snapshot_from_pickle(header: dict, arrays: dict) -> Snapshot:
 
 
 def check_world(world, argument: str) -> None:
+    """TypeError naming ``argument`` unless ``world`` is a World."""
     if not isinstance(world, WorldBase):
         raise TypeError(f"{argument}: expected a World, got {type(world).__name__}")
 
 
 def check_not_stepping(world, action: str) -> None:
+    """RuntimeError naming ``action`` during a step (from a presolve handler)."""
     if getattr(world, "_stepping", False):
         raise RuntimeError(
             f"{action}: not possible during a step (from a presolve handler); "

@@ -27,6 +27,7 @@ class Table:
 
     @property
     def capacity(self) -> int:
+        """Rows the arrays have room for (count of them are live)."""
         return len(next(iter(self.arrays.values())))
 
     def reserve(self, rows: int) -> None:
@@ -58,6 +59,7 @@ class Table:
         self.count -= rows
 
     def view(self, name: str) -> np.ndarray:
+        """Field ``name``'s live rows [0, count): a view, (count, ...)."""
         return self.arrays[name][: self.count]
 
     def columns(self) -> dict:

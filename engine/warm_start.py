@@ -39,6 +39,7 @@ class WarmStartCache:
         self.clear()
 
     def clear(self) -> None:
+        """Forget every point: the next step starts cold."""
         self.keys = np.zeros(0, dtype=np.int64)
         self.normal = np.zeros(0)
         self.tangent = np.zeros(0)
