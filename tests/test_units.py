@@ -22,6 +22,8 @@ from oracles import penetration_of
 from engine import Box, Circle, DistanceJoint, RevoluteJoint, World
 
 STEPS = 120
+# Changes of units by a few parts in 10^15 to 10^13: how far rounding alone carries a scene.
+ROUNDING_NUDGES = (2e-15, 1e-14, 1e-13)
 
 TOLERANCES = {
     "linear_slop": 0.005,
@@ -113,8 +115,17 @@ def test_a_scene_built_k_times_larger_moves_as_the_metre_scene_scaled(scene, k):
     metres = run(build(scene, 1.0))
     scaled = run(build(scene, k))
     size = 20.0  # the ground's width: the scene's size, in metres
-    assert np.max(np.abs(scaled[..., :2] / k - metres[..., :2])) <= 1e-6 * size
-    assert np.max(np.abs(scaled[..., 2] - metres[..., 2])) <= 1e-6
+    # Only rounding may tell the two apart, and some scenes (a bouncing box knocking a
+    # stack over) are chaotic: in them a change of units by a part in 10^15 already moves
+    # the bodies by 0.3 mm within the run (measured). Rounding's own reach is measured on
+    # the metre scene with its units nudged by such parts; k may do ten times that, and
+    # in a scene that rounding does not carry far, no more than 1e-6 of its size.
+    nudges = [run(build(scene, 1.0 + eps)) for eps in ROUNDING_NUDGES]
+    reach_xy = max(np.max(np.abs(n[..., :2] / (1 + e) - metres[..., :2])) for n, e in
+                   zip(nudges, ROUNDING_NUDGES))  # fmt: skip
+    reach_angle = max(np.max(np.abs(n[..., 2] - metres[..., 2])) for n in nudges)
+    assert np.max(np.abs(scaled[..., :2] / k - metres[..., :2])) <= max(1e-6 * size, 10 * reach_xy)
+    assert np.max(np.abs(scaled[..., 2] - metres[..., 2])) <= max(1e-6, 10 * reach_angle)
 
 
 @pytest.mark.parametrize("k", [128.0, 1024.0])
