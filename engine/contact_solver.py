@@ -234,9 +234,10 @@ def solve_contact(i, a, b, c, normal_impulse, tangent_impulse, velocity):
 
 
 @kernel
-def restitute(body_a, body_b, c, normal_impulse, solve, threshold, velocity):
+def restitute(body_a, body_b, c, normal_impulse, solve, threshold, velocity, leave):
     """Bounce: points that approached faster than ``threshold`` and were pushed leave at -e
-    times that speed. One pass after the others.
+    times that speed, or at the speed ``leave`` (M, 2) gives them where it is not NaN (the
+    sub-stepped solver's bounce within a sub-step; (0, 2): none). One pass after the others.
 
     A two-point manifold bounces both points at once with the block solve: with e = 1 that
     returns exactly the energy of the approach, where bouncing the points one after the
@@ -249,11 +250,16 @@ def restitute(body_a, body_b, c, normal_impulse, solve, threshold, velocity):
             continue
         t0, t1 = c[i, TARGET0], c[i, TARGET1]
         bouncing = False
+        aimed = len(leave) > 0
         if c[i, APPROACH0] < -threshold and normal_impulse[i, 0] > 0.0:
             t0 = -e * c[i, APPROACH0]
+            if aimed and not math.isnan(leave[i, 0]):
+                t0 = leave[i, 0]
             bouncing = True
         if c[i, APPROACH1] < -threshold and normal_impulse[i, 1] > 0.0:
             t1 = -e * c[i, APPROACH1]
+            if aimed and not math.isnan(leave[i, 1]):
+                t1 = leave[i, 1]
             bouncing = True
         if not bouncing:
             continue

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .ccd import allowed_times
+from .ccd_pairs import sweep_pairs
 from .contact_slop import body_slops
 from .jit import kernel
 from .joint_positions import correct_joint_positions
@@ -22,7 +23,8 @@ from .position_correction import correct_positions
 
 def integrate_positions(parts, part_reach, owner, solid, body: dict, part: dict, jointed, ignored,
                         manifolds, solve_contacts, joints: dict, slots, solve_joints, start,
-                        velocity, inv_mass, inv_inertia, dt, passes, settings):  # fmt: skip
+                        velocity, swept, inv_mass, inv_inertia, dt, passes,
+                        settings):  # fmt: skip
     """The poses (N + 1, 3) at the end of the step, and which bodies (N,) bool the
     positional correction moved by more than a fifth of their slop (not at rest yet).
 
@@ -30,7 +32,8 @@ def integrate_positions(parts, part_reach, owner, solid, body: dict, part: dict,
     the body columns; part: the part columns (the filter); jointed, ignored: sorted
     body-pair keys of pairs joints and presolve keep apart; manifolds with solve_contacts
     (M,); joints: joint columns, slots (J, 2), solve_joints (J,); start, velocity:
-    (N + 1, 3) (velocity changes for SHAKE); settings: (ccd_fraction, the world's slop,
+    (N + 1, 3) (velocity changes for SHAKE); swept (N + 1, 3): the velocities the broad
+    phase used (``engine.ccd_pairs``); settings: (ccd_fraction, the world's slop,
     correction_factor, max_correction, speculative distance).
     """
     m = manifolds
@@ -43,13 +46,14 @@ def integrate_positions(parts, part_reach, owner, solid, body: dict, part: dict,
         (joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
          joints["lower"], joints["upper"], joints["length"], joints["frequency"],
          joints["axis"], joints["ratio"], joints["rest_angle"]),
-        slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt, passes, settings,
+        slots, solve_joints, start, velocity, swept, inv_mass, inv_inertia, dt, passes,
+        settings,
     )  # fmt: skip
 
 
 @kernel
 def _integrate(table, solid, bodies, owner, filters, ignored, contacts, solve_contacts, joints,
-               slots, solve_joints, start, velocity, inv_mass, inv_inertia, dt, passes,
+               slots, solve_joints, start, velocity, swept, inv_mass, inv_inertia, dt, passes,
                settings):  # fmt: skip
     """The stage's kernel; table, bodies, contacts, joints and settings are tuples."""
     vertices, normals, count, radius, part_reach = table
@@ -58,9 +62,13 @@ def _integrate(table, solid, bodies, owner, filters, ignored, contacts, solve_co
     ccd_fraction, world_slop, factor, max_correction, margin = settings
     n = len(kind)
     slop = body_slops(thickness, world_slop)
+    sweeps = sweep_pairs(
+        vertices, count, radius, owner, filters, ignored, solid, bullet, reach, start, swept,
+        velocity, dt, ccd_fraction, margin,
+    )  # fmt: skip
     allowed = allowed_times(
-        vertices, normals, count, radius, part_reach, solid[0], solid[1], solid[2],
-        solid[3], kind, bullet, reach, start, velocity, dt, ccd_fraction, slop,
+        vertices, normals, count, radius, part_reach, sweeps[0], sweeps[1], sweeps[2],
+        sweeps[3], kind, bullet, reach, start, velocity, dt, ccd_fraction, slop,
     )  # fmt: skip
     poses = start.copy()
     for i in range(n):

@@ -73,7 +73,8 @@ from .jit import kernel
 BASE0 = 0  # 2: each point's separation less (r_b - r_a) . n at the step start
 MASS_SCALE, IMPULSE_SCALE, BIAS_RATE = 2, 3, 4
 ARRIVED0 = 5  # 2: 1.0 where this sub-step's biased pass made a point still apart arrive
-SOFT_COLUMNS = 7
+LEAVE0 = 7  # 2: the normal speed a point bouncing within this sub-step leaves it with; NaN
+SOFT_COLUMNS = 9
 
 # Contacts with a static or kinematic body: this many times stiffer, and as many times
 # more damped (the stiffer spring alone sets a heavy body resting on light ones, each of
@@ -114,6 +115,7 @@ def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, her
             soft[i, BASE0 + p] = separation[i, p] - (rx * nx + ry * ny)
             c[i, TARGET0 + p] = 0.0
             c[i, APPROACH0 + p] = 0.0
+        soft[i, LEAVE0] = soft[i, LEAVE0 + 1] = np.nan
         fixed = c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0
         scale = FIXED_STIFFENING if fixed else 1.0
         soft[i, BIAS_RATE], soft[i, MASS_SCALE], soft[i, IMPULSE_SCALE] = softness(
@@ -134,22 +136,44 @@ def _separation(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb):
 
 
 @kernel
-def _row(s, vn, inv_h, push, use_bias, threshold, e, arrived, rate, mass_scale,
+def _row(s, vn, an, inv_h, push, use_bias, threshold, e, arrived, rate, mass_scale,
          impulse_scale):  # fmt: skip
-    """(bias, mass scale, impulse scale, active, bouncing) of a point at separation s and
-    normal speed vn (see the module's docstring); e: the pair's restitution, arrived:
-    whether this sub-step's biased pass made it arrive; rate, mass_scale, impulse_scale:
-    the pair's spring."""
+    """(bias, mass scale, impulse scale, active, bouncing, leaving speed) of a point at
+    separation s, normal speed vn and normal acceleration an (see the module's docstring);
+    e: the pair's restitution, arrived: whether this sub-step's biased pass made it arrive;
+    rate, mass_scale, impulse_scale: the pair's spring. The leaving speed is NaN unless
+    the point bounces within the sub-step."""
     if s > 0.0:
         if not use_bias:
-            return s * inv_h, 1.0, 0.0, arrived, False
+            return s * inv_h, 1.0, 0.0, arrived, False, np.nan
         if e > 0.0 and vn < -threshold and vn < -s * inv_h:
-            # Arriving fast within this sub-step: cover the gap, leave at -e vn after.
-            return (1.0 + e) * s * inv_h + e * vn, 1.0, 0.0, True, True
-        return s * inv_h, 1.0, 0.0, True, False
+            return _bounce_within(s, vn, an, inv_h, e)
+        return s * inv_h, 1.0, 0.0, True, False, np.nan
     if not use_bias:
-        return 0.0, 1.0, 0.0, True, False
-    return max(mass_scale * rate * s, -push), mass_scale, impulse_scale, True, False
+        return 0.0, 1.0, 0.0, True, False, np.nan
+    return max(mass_scale * rate * s, -push), mass_scale, impulse_scale, True, False, np.nan
+
+
+@kernel
+def _bounce_within(s, vn, an, inv_h, e):
+    """_row's answer for a point a gap s away arriving fast within the sub-step: it
+    follows its parabola (normal speed vn at the sub-step's end, acceleration an, both
+    relative) to the surface, leaves at -e times its speed there, and flies on for the
+    rest of the sub-step; the bias puts it where that flight ends (positions move by the
+    end speed), the leaving speed is the flight's at the end (``restitute`` sets it).
+    Without an acceleration, or if the flight comes back within the sub-step, it covers
+    the gap and leaves at -e vn."""
+    h = 1.0 / inv_h
+    start = vn - h * an  # the normal speed at the sub-step's start
+    impact2 = start * start - 2.0 * an * s
+    if start < 0.0 and impact2 > 0.0:
+        impact = -math.sqrt(impact2)
+        rest = h - 2.0 * s / (-start - impact)  # the time left after the impact
+        leave = -e * impact + an * rest
+        end = -e * impact * rest + 0.5 * an * rest * rest
+        if rest > 0.0 and leave > 0.0 and end > 0.0:
+            return (s - end) * inv_h, 1.0, 0.0, True, True, leave
+    return (1.0 + e) * s * inv_h + e * vn, 1.0, 0.0, True, True, np.nan
 
 
 @kernel
@@ -187,18 +211,21 @@ def _arrived(s, new, bouncing):
 
 @kernel(inline=True)
 def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_impulse,
-                       velocity, moved, turn, inv_h, push, use_bias, threshold):  # fmt: skip
+                       velocity, accel, moved, turn, inv_h, push, use_bias,
+                       threshold):  # fmt: skip
     """One visit of manifold i (bodies a, b): the normal rows, soft or speculative (both
     at once where they can be), then friction at the points' centre bounded by mu times
     the normal impulses.
 
     c, soft: prepared rigid and soft rows; arm_a, arm_b (M, 2, 2) at the step start;
     normal_impulse (M, 2), tangent_impulse (M,): this sub-step's accumulated impulses;
-    velocity (N + 1, 3); moved (N + 1, 3): each body's displacement since the step start,
+    velocity (N + 1, 3); accel (N + 1, 3): what the forces add to it per second;
+    moved (N + 1, 3): each body's displacement since the step start,
     turn (N + 1, 2) the cos and sin of its turn; inv_h: 1 / sub-step; push: the fastest
     push-out speed; use_bias: False in the relax passes; threshold: the restitution
     threshold. With use_bias the approach speed before the solve is recorded in c's
-    APPROACH columns, and which points arrived in soft's ARRIVED columns.
+    APPROACH columns, which points arrived in soft's ARRIVED columns, and the speed a
+    point bouncing within the sub-step leaves with in its LEAVE columns.
     """
     nx, ny = c[i, NX], c[i, NY]
     ima, imb, iia, iib = c[i, IM_A], c[i, IM_B], c[i, II_A], c[i, II_B]
@@ -224,14 +251,17 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     )  # fmt: skip
     vn0 = base + wb * rn_b0 - wa * rn_a0
     vn1 = base + wb * rn_b1 - wa * rn_a1
-    bias0, ms0, is0, on0, bounce0 = _row(
-        s0, vn0, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0] > 0.0, rate,
+    an = (accel[b, 0] - accel[a, 0]) * nx + (accel[b, 1] - accel[a, 1]) * ny
+    bias0, ms0, is0, on0, bounce0, leave0 = _row(
+        s0, vn0, an, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0] > 0.0, rate,
         mass_scale, impulse_scale,
     )  # fmt: skip
-    bias1, ms1, is1, on1, bounce1 = _row(
-        s1, vn1, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0 + 1] > 0.0, rate,
+    bias1, ms1, is1, on1, bounce1, leave1 = _row(
+        s1, vn1, an, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0 + 1] > 0.0, rate,
         mass_scale, impulse_scale,
     )  # fmt: skip
+    if use_bias:
+        soft[i, LEAVE0], soft[i, LEAVE0 + 1] = leave0, leave1
     approach0, approach1 = c[i, APPROACH0], c[i, APPROACH0 + 1]
     c[i, APPROACH0] = min(approach0, vn0) if use_bias else approach0
     c[i, APPROACH0 + 1] = min(approach1, vn1) if use_bias and two else approach1

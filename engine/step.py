@@ -107,10 +107,13 @@ def advance_one_step(world) -> None:
         # The sub-stepped soft solver does stages 4 and 5 itself (``engine.substep``).
         poses, velocity, pushed, warm = solve_substeps(
             world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
-            part_reach, solid, start, inv_mass, inv_inertia,
+            part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
+            (body["kind"], part["sensor"], part["category"], part["mask"], part["group"],
+             body["body_id"], jointed), ignored,
         )  # fmt: skip
     else:
         warm = manifolds
+        swept = velocity.copy()  # what the broad phase swept with, for the sweep's pairs
         if len(manifolds) or len(slots):
             solve_velocities(
                 manifolds, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
@@ -121,7 +124,7 @@ def advance_one_step(world) -> None:
         # 5. integrate positions (stopping fast bodies at their time of impact), then correct
         poses, pushed = integrate_positions(
             parts, part_reach, owner, solid, body, part, jointed, ignored, manifolds,
-            solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
+            solve_contacts, joints, slots, solve_joints, start, velocity, swept, inv_mass,
             inv_inertia, dt, world.position_iterations,
             (CCD_FRACTION, slop, CORRECTION_FACTOR, max_correction, speculative),
         )  # fmt: skip

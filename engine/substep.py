@@ -41,6 +41,7 @@ import numpy as np
 
 from .body_store import DYNAMIC
 from .ccd import allowed_times
+from .ccd_pairs import sweep_pairs
 from .contact_slop import body_slops
 from .contact_solver import (
     APPROACH0,
@@ -61,8 +62,8 @@ from .joint_solver import (
     solve_joint,
     warm_start_joints,
 )
-from .settings import CCD_FRACTION
-from .soft_contacts import prepare_soft, softness, solve_soft_contact
+from .settings import CCD_FRACTION, SPECULATIVE_SLOPS
+from .soft_contacts import LEAVE0, prepare_soft, softness, solve_soft_contact
 from .soft_joints import soften_joints, solve_soft_main
 from .solver_settings import MAX_HERTZ_SHARE
 from .velocity_solver import (
@@ -74,15 +75,16 @@ from .velocity_solver import (
 
 
 def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, slots,
-                   solve_joints, parts, part_reach, solid, start, inv_mass,
-                   inv_inertia):  # fmt: skip
+                   solve_joints, parts, part_reach, owner, solid, start, swept, inv_mass,
+                   inv_inertia, filters, ignored):  # fmt: skip
     """The step's end poses (N + 1, 3), velocities (N + 1, 3), and which bodies (N,) bool
     push-out moved (none: the springs push); the manifolds' impulses become the step's.
 
     body, joints: the world's columns; manifolds with solve_contacts (M,) bool; slots
-    (J, 2), solve_joints (J,) bool; parts, part_reach, solid: the part table and the step's
-    (4, S) candidate pairs, for continuous collision; start: (N + 1, 3) poses; inv_mass,
-    inv_inertia: (N + 1,).
+    (J, 2), solve_joints (J,) bool; parts, part_reach, owner, solid: the part table and the
+    step's (4, S) candidate pairs, for continuous collision, with the filters and ignored
+    pair keys ``engine.ccd_pairs`` takes; start: (N + 1, 3) poses; swept (N + 1, 3): the
+    velocities the broad phase used; inv_mass, inv_inertia: (N + 1,).
     """
     m = manifolds
     velocity, accel, drag = substep_forces(
@@ -104,9 +106,9 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         settings, world._clock.steps % 2 == 1,
     )  # fmt: skip
     poses = _stop_tunnels(
-        (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), solid,
-        body["kind"], body["bullet"], body["reach"], body["thickness"], start, moved,
-        world.dt, world._linear_slop,
+        (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), owner, solid,
+        filters, ignored, body["bullet"], body["reach"], body["thickness"], start, swept,
+        moved, world.dt, world._linear_slop,
     )  # fmt: skip
     warm = dataclasses.replace(m, normal_impulse=warm_normal, tangent_impulse=warm_tangent)
     return poses, velocity, np.zeros(len(body["kind"]), dtype=np.bool_), warm
@@ -229,12 +231,19 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
         for i in order:
             if solve_contacts[i]:
                 solve_soft_contact(
-                    i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity, moved,
-                    turn, inv_h, push, True, threshold,
+                    i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity, accel,
+                    moved, turn, inv_h, push, True, threshold,
                 )  # fmt: skip
+        held = _held(body_a, body_b, solve_contacts, x, slots, solve_joints, n)
         for i in range(n):
+            # A body nothing held flies its exact parabola (its forces are constant over
+            # the sub-step): h v - h^2 a / 2 with v the velocity at the end. Held ones move
+            # by h v, as their constraints were solved for.
+            exact = not held[i] and drag[i, 0] == 0.0 and drag[i, 1] == 0.0
             for axis_ in range(3):
                 moved[i, axis_] += h * velocity[i, axis_]
+                if exact:
+                    moved[i, axis_] -= 0.5 * h * h * accel[i, axis_]
                 poses[i, axis_] = start[i, axis_] + moved[i, axis_]
             turn[i, 0], turn[i, 1] = math.cos(moved[i, 2]), math.sin(moved[i, 2])
         if any_joint:
@@ -256,7 +265,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 if solve_contacts[i]:
                     solve_soft_contact(
                         i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity,
-                        moved, turn, inv_h, push, False, threshold,
+                        accel, moved, turn, inv_h, push, False, threshold,
                     )  # fmt: skip
         # Bounce, once per step, the points that arrived in this sub-step: approached
         # faster than the threshold and pushed. The sub-steps left carry them away.
@@ -267,7 +276,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                     now = now or (c[i, APPROACH0 + p] < -threshold and x[i, p] > 0.0)
             bounce[i] = now
             bounced[i] = bounced[i] or now
-        restitute(body_a, body_b, c, x, bounce, threshold, velocity)
+        restitute(body_a, body_b, c, x, bounce, threshold, velocity, soft[:, LEAVE0 : LEAVE0 + 2])
         for i in range(m):
             total[i, 0] += x[i, 0]
             total[i, 1] += x[i, 1]
@@ -289,17 +298,39 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
 
 
 @kernel
-def _stop_tunnels(table, solid, kind, bullet, reach, thickness, start, moved, dt,
-                  world_slop):  # fmt: skip
+def _held(body_a, body_b, solve_contacts, normal_impulse, slots, solve_joints, n):
+    """(n,) bool: the bodies a contact pushes (a normal impulse) or a joint holds in this
+    sub-step; manifolds (M,), normal_impulse (M, 2), slots (J, 2), solve_joints (J,)."""
+    held = np.zeros(n, dtype=np.bool_)
+    for i in range(len(body_a)):
+        if solve_contacts[i] and (normal_impulse[i, 0] > 0.0 or normal_impulse[i, 1] > 0.0):
+            held[body_a[i]] = True
+            held[body_b[i]] = True
+    for j in range(len(slots)):
+        if solve_joints[j]:
+            held[slots[j, 0]] = True
+            held[slots[j, 1]] = True
+    return held
+
+
+@kernel
+def _stop_tunnels(table, owner, solid, filters, ignored, bullet, reach, thickness, start,
+                  swept, moved, dt, world_slop):  # fmt: skip
     """The poses (N + 1, 3) at the step's end: start + moved, except that a fast body
     whose straight motion over the step would pass into a static or kinematic part (or,
-    for a bullet, any part) stops at its time of impact (``engine.ccd.allowed_times``)."""
+    for a bullet, any part) stops at its time of impact (``engine.ccd.allowed_times``,
+    with the pairs of ``engine.ccd_pairs.sweep_pairs``)."""
     vertices, normals, count, radius, part_reach = table
+    kind = filters[0]
     n = len(kind)
     mean = moved / dt
+    sweeps = sweep_pairs(
+        vertices, count, radius, owner, filters, ignored, solid, bullet, reach, start, swept,
+        mean, dt, CCD_FRACTION, SPECULATIVE_SLOPS * world_slop,
+    )  # fmt: skip
     allowed = allowed_times(
-        vertices, normals, count, radius, part_reach, solid[0], solid[1], solid[2],
-        solid[3], kind, bullet, reach, start, mean, dt, CCD_FRACTION,
+        vertices, normals, count, radius, part_reach, sweeps[0], sweeps[1], sweeps[2],
+        sweeps[3], kind, bullet, reach, start, mean, dt, CCD_FRACTION,
         body_slops(thickness, world_slop),
     )  # fmt: skip
     poses = start + moved

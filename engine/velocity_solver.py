@@ -125,7 +125,9 @@ def _solve(contacts, solve_contacts, joints, slots, solve_joints, start, velocit
         for i in order:
             if solve_contacts[i]:
                 solve_contact(i, body_a[i], body_b[i], c, normal_impulse, tangent_impulse, velocity)
-    restitute(body_a, body_b, c, normal_impulse, solve_contacts, threshold, velocity)
+    restitute(
+        body_a, body_b, c, normal_impulse, solve_contacts, threshold, velocity, np.empty((0, 2))
+    )
     for j in range(len(slots)):
         for r in range(3):
             impulse[j, r] = accumulated[j, r]

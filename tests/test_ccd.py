@@ -149,3 +149,28 @@ def test_non_bullet_against_dynamic_wall_runs():
     about the outcome, only that the step stays finite."""
     _, world, _, _ = fire_at_dynamic_wall(False, 0.0, 0.0)
     assert np.all(np.isfinite(world.positions)) and np.all(np.isfinite(world.velocities))
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    speed=st.floats(60.0, 300.0),
+    gap=st.floats(0.1, 0.8),
+    ratio=st.floats(100.0, 10_000.0),
+    substeps=st.sampled_from([0, 4]),
+)
+def test_a_body_struck_towards_a_wall_it_had_no_pair_with_stops_there(speed, gap, ratio, substeps):
+    """A resting chip, its wall `gap` away (beyond the broad phase's margin, so the step
+    starts with no pair between them), is struck by a body `ratio` times heavier and sent
+    at it faster than the wall is thick: it must stop at the wall, never crossing its
+    mid-plane. (Whether the hammer then presses it into the wall's face is a matter of the
+    mass ratio, not of tunnelling.)"""
+    world = World(gravity=(0.0, 0.0), substeps=substeps)
+    world.add_body(Box(1.0, 4.0), position=(1.5, 0.0), kind="static")  # face at x = 1
+    chip = world.add_body(Box(0.05, 0.05), position=(1.0 - gap - 0.025, 0.0), density=1.0)
+    hammer_x = chip.position[0] - 0.025 - 0.01 - 0.25
+    world.add_body(
+        Box(0.5, 0.5), position=(hammer_x, 0.0), velocity=(speed, 0.0), density=ratio / 100.0
+    )
+    for _ in range(20):
+        world.step()
+        assert chip.position[0] < 1.5

@@ -1,0 +1,102 @@
+"""The part pairs the continuous-collision sweep needs beyond the broad phase's.
+
+The broad phase finds a step's pairs from each body's velocity at the step start. The
+sweep of ``engine.ccd`` runs with the velocity the solver left, and a body the solver
+turned hard (a light body struck by a heavy one at 100 m/s) moves where the broad phase
+never looked: swept only against the step's pairs, it would pass through a wall it had
+no pair with. So a fast body whose final motion leaves the boxes the broad phase used
+(its end moved by more than their margin) gets a broad phase of its own, against the
+static and kinematic parts (a bullet: every part), filtered as the step's pairs are.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .body_store import DYNAMIC
+from .broadphase_grid import choose_cell_size, grid_kernel
+from .candidate_pairs import classify_pairs, pair_key
+from .jit import kernel
+from .swept_bounds import swept_bounds
+
+
+@kernel
+def sweep_pairs(vertices, count, radius, owner, filters, ignored, solid, bullet, reach, start,
+                swept, velocity, dt, fraction, margin):  # fmt: skip
+    """(4, S) part pairs for the sweep: the step's solid pairs ``solid`` (4, S0), and,
+    for fast bodies that left the broad phase's boxes, their pairs with every part they
+    may sweep against (repeats are harmless: the sweep keeps the earliest impact).
+
+    Parts: vertices (P, K, 2), count, radius, owner (P,); filters: (kind, sensor,
+    category, mask, group, body_id, jointed) as ``classify_pairs`` takes them; ignored:
+    sorted keys of the body pairs presolve dropped; bullet, reach (N,); start (N + 1, 3):
+    poses at the step start; swept, velocity (N + 1, 3): the velocities the broad phase
+    used and the final ones; fraction: the share of its reach a body moves before it is
+    swept; margin: the broad phase's speculative distance.
+    """
+    kind, sensor, category, mask, group, body_id, jointed = filters
+    n = len(kind)
+    escaping = np.zeros(n, dtype=np.bool_)
+    any_escaping = False
+    any_bullet = False
+    for i in range(n):
+        if kind[i] != DYNAMIC:
+            continue
+        travel = (math.hypot(velocity[i, 0], velocity[i, 1]) + abs(velocity[i, 2]) * reach[i]) * dt
+        # How far the end of the final motion lies from the end the broad phase swept to.
+        apart = (
+            math.hypot(velocity[i, 0] - swept[i, 0], velocity[i, 1] - swept[i, 1])
+            + abs(velocity[i, 2] - swept[i, 2]) * reach[i]
+        ) * dt  # fmt: skip
+        escaping[i] = travel > fraction * reach[i] and apart > margin
+        any_escaping = any_escaping or escaping[i]
+        any_bullet = any_bullet or (escaping[i] and bullet[i])
+    if not any_escaping:
+        return solid
+    chosen = np.empty(len(owner), dtype=np.int64)
+    k = 0
+    for p in range(len(owner)):
+        if escaping[owner[p]] or kind[owner[p]] != DYNAMIC or any_bullet:
+            chosen[k] = p
+            k += 1
+    if k < 2:
+        return solid
+    chosen = chosen[:k]
+    sub_owner = owner[chosen]
+    end = start.copy()
+    turning = np.zeros(n)
+    for i in range(n):
+        for axis in range(3):
+            end[i, axis] = start[i, axis] + velocity[i, axis] * dt
+        turning[i] = abs(velocity[i, 2]) * reach[i] * dt
+    lower, upper = swept_bounds(
+        vertices[chosen], count[chosen], radius[chosen], sub_owner, start, end, turning
+    )  # fmt: skip
+    pairs = grid_kernel(lower, upper, choose_cell_size(lower, upper))
+    found, _ = classify_pairs(
+        pairs, sub_owner, kind, sensor[chosen], category[chosen], mask[chosen], group[chosen],
+        body_id, jointed,
+    )  # fmt: skip
+    keep = np.zeros(found.shape[1], dtype=np.bool_)
+    for i in range(found.shape[1]):
+        a, b = found[2, i], found[3, i]
+        if not (escaping[a] or escaping[b]):
+            continue
+        if len(ignored):
+            key = pair_key(body_id[a], body_id[b])
+            where = np.searchsorted(ignored, key)
+            if where < len(ignored) and ignored[where] == key:
+                continue
+        keep[i] = True
+    extra = np.flatnonzero(keep)
+    out = np.empty((4, solid.shape[1] + len(extra)), dtype=np.int64)
+    out[:, : solid.shape[1]] = solid
+    for e in range(len(extra)):
+        i = extra[e]
+        out[0, solid.shape[1] + e] = chosen[found[0, i]]
+        out[1, solid.shape[1] + e] = chosen[found[1, i]]
+        out[2, solid.shape[1] + e] = found[2, i]
+        out[3, solid.shape[1] + e] = found[3, i]
+    return out
