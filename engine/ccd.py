@@ -96,9 +96,14 @@ def allowed_times(
     )  # fmt: skip
     separation, normal, toi = found[0], found[1], found[2]
     for s in range(count_sweeps):
+        closing = relative[s, 0] * normal[s, 0] + relative[s, 1] * normal[s, 1]
+        if separation[s] <= 0.0 and closing * dt > slop[mover[s]]:
+            # Already inside at the start (squeezed in by a heavy body, spawned there): it
+            # may go a slop deeper and no more; the push-out takes it back.
+            allowed[mover[s]] = min(allowed[mover[s]], slop[mover[s]] / closing)
+            continue
         if not (separation[s] > 0.0) or math.isnan(toi[s]):
             continue
-        closing = relative[s, 0] * normal[s, 0] + relative[s, 1] * normal[s, 1]
         # A sweep that ends less than a slop past the surface is a landing, not a tunnel:
         # the contact handles it next step, and the body keeps its motion along the surface.
         margin = slop[mover[s]]
