@@ -67,15 +67,16 @@ from .joint_solver import (
 )
 from .joint_trees import (
     joint_forest,
+    leave_soft_mains,
+    predicted_targets,
     project_trees,
-    soft_targets,
     solve_trees,
     without_tree_mains,
 )
-from .settings import CCD_FRACTION
+from .settings import ANGULAR_SLOP, CCD_FRACTION
 from .soft_contacts import prepare_soft, softness, solve_soft_contact
 from .soft_joints import soften_joints, solve_soft_main
-from .solver_settings import MAX_HERTZ_SHARE
+from .solver_settings import MAX_HERTZ_SHARE, TREE_TOLERANCE
 from .velocity_solver import (
     STREAMS,
     contact_columns,
@@ -106,6 +107,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     settings = (
         contact_hertz, world.contact_damping_ratio, world.max_contact_push_speed,
         world.joint_hertz, world.joint_damping_ratio, world._restitution_threshold,
+        world._linear_slop * TREE_TOLERANCE, ANGULAR_SLOP * TREE_TOLERANCE,
     )  # fmt: skip
     contacts = contact_columns(m)
     joint_columns = solver_joint_columns(joints)
@@ -161,7 +163,8 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
     (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
      length, frequency, damping, max_force, axis, ratio, rest_angle, correction, impulse,
      motor_impulse, lower_impulse, upper_impulse, spring_impulse) = joints  # fmt: skip
-    contact_hertz, contact_ratio, push, joint_hertz, joint_ratio, threshold = settings
+    (contact_hertz, contact_ratio, push, joint_hertz, joint_ratio, threshold, tree_linear,
+     tree_angular) = settings  # fmt: skip
     h = dt / substeps
     inv_h = 1.0 / h
     n = len(start)
@@ -211,7 +214,6 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
     )
     trees = len(tree_order) > 0
     no_target = np.zeros((j_count, 3))
-    target = no_target
     relax_rows = rigid
     for _ in range(substeps):
         for i in range(n):
@@ -235,7 +237,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
             )  # fmt: skip
             if trees:
                 softened = without_tree_mains(softened, child)
-                target = soft_targets(main, child)
+                leave_soft_mains(main, child)
             warm_start_joints(kind, slots, solve_joints, rigid, accumulated, inv_inertia, velocity)
         warm_start_contacts(body_a, body_b, c, x, xt, solve_contacts, velocity)
         for j in range(j_count):
@@ -249,6 +251,11 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                     joint_impulse_scale, velocity,
                 )  # fmt: skip
         if trees:
+            # Aimed at closing, by the sub-step's end, the error the velocities would leave.
+            target = predicted_targets(
+                tree_order, kind, anchor_a, anchor_b, axis, length, reference_angle, ratio,
+                slots, poses, velocity, softened, ROWS, h,
+            )  # fmt: skip
             solve_trees(
                 tree_order, child, parent, side, kind, softened, ROWS, target, inv_mass,
                 inv_inertia, velocity, accumulated,
@@ -265,10 +272,11 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 poses[i, axis_] = start[i, axis_] + moved[i, axis_]
             turn[i, 0], turn[i, 1] = math.cos(moved[i, 2]), math.sin(moved[i, 2])
         if trees:
-            # What the velocities left open, closed on positions (one Newton step).
+            # What the velocities left open past a tolerance, closed on positions.
             shift = project_trees(
                 tree_order, child, parent, side, kind, anchor_a, anchor_b, axis, length,
-                reference_angle, ratio, slots, poses, inv_mass, inv_inertia,
+                reference_angle, ratio, slots, poses, inv_mass, inv_inertia, tree_linear,
+                tree_angular,
             )  # fmt: skip
             for i in range(n):
                 if shift[i, 0] != 0.0 or shift[i, 1] != 0.0 or shift[i, 2] != 0.0:

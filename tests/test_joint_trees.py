@@ -238,3 +238,27 @@ def test_a_tree_steps_the_same_twice():
     run_for(second, 1.0)
     assert first.positions.tobytes() == second.positions.tobytes()
     assert first.velocities.tobytes() == second.velocities.tobytes()
+
+
+@pytest.mark.parametrize("shape", ["disc", "rod"])
+def test_a_pendulum_swinging_from_horizontal_keeps_its_energy(shape):
+    # A small disc on a 1 m arm turns with the arm: its tiny inertia makes the joint's
+    # mass matrix nearly of rank one, where moving bodies onto the joint every sub-step
+    # would cost 8 % of the energy in 10 s.
+    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    if shape == "disc":
+        bob = world.add_body(Circle(0.05), position=(1.0, 0.0))
+    else:
+        bob = world.add_body(Box(1.0, 0.1), position=(0.5, 0.0))
+    world.add_joint(RevoluteJoint(bob, None, anchor=(0, 0)))
+    energies = []
+
+    def measure():
+        v, w = bob.velocity, bob.angular_velocity
+        energy = 0.5 * bob.mass * v @ v + 0.5 * bob.inertia * w * w + bob.mass * G * bob.position[1]
+        energies.append(energy / (bob.mass * G))  # as a height, m
+
+    run_for(world, 10.0, measure)
+    # The mean over a second (about one swing) at the start and at the end: 0.1 mm apart
+    # (the soft joints of before: 2 mm).
+    assert abs(np.mean(energies[-60:]) - np.mean(energies[:60])) < 0.001
