@@ -28,7 +28,6 @@ from .jit import kernel
 from .joint_columns import INVERSE
 from .joint_geometry import USED_ROWS, inverse3, main_rows
 from .joint_store import DISTANCE, PRISMATIC, REVOLUTE, WELD, WHEEL
-from .soft_joints import SOFT
 
 # Joint kinds whose main block holds equalities only (a distance joint only when rigid).
 TREE_KINDS = np.zeros(len(USED_ROWS), dtype=np.bool_)
@@ -327,6 +326,7 @@ def project_trees(order, child, parent, child_side, kind, anchor_a, anchor_b, ax
     target = np.zeros((j_count, 3))
     block = np.zeros((3, 6))
     error = np.zeros(3)
+    beyond = False
     for s in range(len(order)):
         j = order[s]
         a, b = slots[j, 0], slots[j, 1]
@@ -340,24 +340,17 @@ def project_trees(order, child, parent, child_side, kind, anchor_a, anchor_b, ax
                 target[j, r] = tolerance - error[r]
             elif error[r] < -tolerance:
                 target[j, r] = -tolerance - error[r]
+            beyond = beyond or target[j, r] != 0.0
             for q in range(6):
                 rows[j, 6 * r + q] = block[r, q]
+    if not beyond:
+        return moved  # nothing past the tolerance: nothing moves
     lam = np.zeros((j_count, 3))
     solve_trees(
         order, child, parent, child_side, kind, rows, 0, target, inv_mass, inv_inertia,
         moved, lam,
     )  # fmt: skip
     return moved
-
-
-@kernel
-def leave_soft_mains(main, child):
-    """Clear the flag of the tree joints' (child (J,) >= 0) soft main blocks main
-    (J, SOFT_MAIN) of ``engine.soft_joints.soften_joints``: the soft solve leaves them to
-    the tree solve."""
-    for j in range(len(child)):
-        if child[j] >= 0:
-            main[j, SOFT] = 0.0
 
 
 @kernel

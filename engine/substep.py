@@ -67,7 +67,6 @@ from .joint_solver import (
 )
 from .joint_trees import (
     joint_forest,
-    leave_soft_mains,
     predicted_targets,
     project_trees,
     solve_trees,
@@ -213,6 +212,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
         kind, frequency, slots, solve_joints, inv_mass, inv_inertia
     )
     trees = len(tree_order) > 0
+    exact = child >= 0
     no_target = np.zeros((j_count, 3))
     relax_rows = rigid
     for _ in range(substeps):
@@ -233,11 +233,8 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
             softened, main = soften_joints(
                 rigid, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
                 frequency, axis, ratio, slots, solve_joints, poses, inv_mass, inv_inertia,
-                joint_hertz, joint_ratio, h,
+                joint_hertz, joint_ratio, h, exact,
             )  # fmt: skip
-            if trees:
-                softened = without_tree_mains(softened, child)
-                leave_soft_mains(main, child)
             warm_start_joints(kind, slots, solve_joints, rigid, accumulated, inv_inertia, velocity)
         warm_start_contacts(body_a, body_b, c, x, xt, solve_contacts, velocity)
         for j in range(j_count):
