@@ -203,44 +203,53 @@ def solve_trees(order, child, parent, child_side, kind, rows, offset, target, in
         j = order[s]
         c, p = child[j], parent[j]
         _split_rows(rows, j, offset, child_side[j], jc, jp)
-        # k = Jc Wc Jc^T + Jp Wp Jp^T, with g = Jp Wp kept for the way back.
-        _product(jc, w[c], a)
-        _product(jp, w[p], g[s])
+        use = USED_ROWS[kind[j]]
+        # k = Jc Wc Jc^T + Jp Wp Jp^T over the used rows (an unused row: k_rr = 1, its
+        # impulse stays 0), with g = Jp Wp kept for the way back (zero in unused rows).
+        k[:, :] = 0.0
         for r in range(3):
-            for q in range(3):
-                total = 0.0
-                for m in range(3):
-                    total += a[r, m] * jc[q, m] + g[s, r, m] * jp[q, m]
-                k[r, q] = total
-        for r in range(3):
-            if USED_ROWS[kind[j], r]:
-                speed = 0.0
-                for m in range(3):
-                    speed += jc[r, m] * u[c, m] + jp[r, m] * u[p, m]
-                residual[s, r] = target[j, r] - speed
-            else:
-                k[r, r] = 1.0  # an unused row: zero Jacobian, its impulse stays 0
+            if not use[r]:
+                k[r, r] = 1.0
                 residual[s, r] = 0.0
+                continue
+            for q in range(3):
+                a[r, q] = jc[r, 0] * w[c, 0, q] + jc[r, 1] * w[c, 1, q] + jc[r, 2] * w[c, 2, q]
+                g[s, r, q] = jp[r, 0] * w[p, 0, q] + jp[r, 1] * w[p, 1, q] + jp[r, 2] * w[p, 2, q]
+            speed = 0.0
+            for m in range(3):
+                speed += jc[r, m] * u[c, m] + jp[r, m] * u[p, m]
+            residual[s, r] = target[j, r] - speed
+        for r in range(3):
+            for q in range(r, 3):
+                if use[r] and use[q]:
+                    total = 0.0
+                    for m in range(3):
+                        total += a[r, m] * jc[q, m] + g[s, r, m] * jp[q, m]
+                    k[r, q] = k[q, r] = total
         inverse3(k, inverse[s])
         # The parent now carries the child: u_p += G^T K^-1 r, W_p -= G^T K^-1 G.
         for r in range(3):
             y[r] = 0.0
-            for q in range(3):
-                y[r] += inverse[s, r, q] * residual[s, q]
-        for m in range(3):
-            for r in range(3):
-                u[p, m] += g[s, r, m] * y[r]
+            if use[r]:
+                for q in range(3):
+                    y[r] += inverse[s, r, q] * residual[s, q]
+                for m in range(3):
+                    u[p, m] += g[s, r, m] * y[r]
         for r in range(3):
             for q in range(3):
                 a[r, q] = 0.0
-                for m in range(3):
-                    a[r, q] += inverse[s, r, m] * g[s, m, q]
+                if use[r]:
+                    for m in range(3):
+                        a[r, q] += inverse[s, r, m] * g[s, m, q]
         for m in range(3):
-            for q in range(3):
+            for q in range(m, 3):
                 total = 0.0
                 for r in range(3):
-                    total += g[s, r, m] * a[r, q]
+                    if use[r]:
+                        total += g[s, r, m] * a[r, q]
                 w[p, m, q] -= total
+                if q != m:
+                    w[p, q, m] = w[p, m, q]
     # Root first: lambda_j = K^-1 (r - G f_p), f_p the impulses on p solved already.
     for s in range(t_count - 1, -1, -1):
         j = order[s]
@@ -276,17 +285,6 @@ def _split_rows(rows, j, offset, child_side, jc, jp):
         for q in range(3):
             jc[r, q] = rows[j, cc + 6 * r + q]
             jp[r, q] = rows[j, cp + 6 * r + q]
-
-
-@kernel(inline=True)
-def _product(x, y, out):
-    """out = x @ y for (3, 3) arrays."""
-    for r in range(3):
-        for q in range(3):
-            total = 0.0
-            for m in range(3):
-                total += x[r, m] * y[m, q]
-            out[r, q] = total
 
 
 @kernel
