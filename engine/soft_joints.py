@@ -9,7 +9,8 @@ the same for every direction: a small disc on a long arm, its K nearly of rank o
 hang on a soft string). A revolute joint past its angle limit is turned back at the rate.
 
 Springs, mouse, motor and angular-spring joints are soft by design and keep their rows;
-the relax passes use the rigid rows without bias.
+the relax passes use the rigid rows without bias. Rigid joints whose graph is a tree are
+solved exactly instead (``engine.joint_trees``): they get no soft block.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ SOFT_MAIN = 13
 @kernel
 def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
                   frequency, axis, ratio, slots, solve, poses, inv_mass, inv_inertia, hertz,
-                  damping_ratio, h):  # fmt: skip
+                  damping_ratio, h, exact):  # fmt: skip
     """The rows the biased passes use: a copy of the prepared joint rows c (J, COLUMNS)
     (``engine.joint_solver``) whose rigid joints have no main block there (their inverse
     is cleared) and turn back past revolute limits, and (J, SOFT_MAIN) soft main blocks
@@ -39,9 +40,15 @@ def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, le
     Joint columns (J,) as in ``engine.joint_store``; slots (J, 2); solve (J,) bool;
     poses (N + 1, 3) now; inv_mass, inv_inertia (N + 1,); hertz, damping_ratio: the
     joints' stiffness; h: the sub-step. hertz 0 leaves the rows rigid, with no bias.
+    exact (J,) bool: joints whose main block is solved exactly elsewhere
+    (``engine.joint_trees``): cleared here too, with no soft block.
     """
     out = c.copy()
     main = np.zeros((len(kind), SOFT_MAIN))
+    for j in range(len(kind)):
+        if exact[j]:
+            for q in range(9):
+                out[j, INVERSE + q] = 0.0
     if hertz <= 0.0:
         return out, main
     rate, mass_scale, _ = softness(hertz, damping_ratio, h)
@@ -62,18 +69,19 @@ def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, le
             knd, anchor_a[j], anchor_b[j], axis[j], poses[a], poses[b], length[j],
             reference_angle[j], ratio[j], rows, error,
         )  # fmt: skip
-        slot_scale(inv_mass, inv_inertia, a, b, scale)
-        for r in range(3):
-            used[r] = USED_ROWS[knd, r]
-        effective_mass(rows, scale, used, k, push)
-        inverse3(k, inverse)
-        main[j, SOFT] = 1.0
-        for r in range(3):
-            if used[r]:
-                main[j, SOFT_BIAS + r] = rate * error[r]
-            for q in range(3):
-                main[j, SOFT_INVERSE + 3 * r + q] = mass_scale * inverse[r, q]
-                out[j, INVERSE + 3 * r + q] = 0.0
+        if not exact[j]:
+            slot_scale(inv_mass, inv_inertia, a, b, scale)
+            for r in range(3):
+                used[r] = USED_ROWS[knd, r]
+            effective_mass(rows, scale, used, k, push)
+            inverse3(k, inverse)
+            main[j, SOFT] = 1.0
+            for r in range(3):
+                if used[r]:
+                    main[j, SOFT_BIAS + r] = rate * error[r]
+                for q in range(3):
+                    main[j, SOFT_INVERSE + 3 * r + q] = mass_scale * inverse[r, q]
+                    out[j, INVERSE + 3 * r + q] = 0.0
         if knd == REVOLUTE:
             # Past a limit: back towards it at the spring's rate (ahead of it, the rigid
             # rows' speculative bias already lets it close no more than the gap).

@@ -8,14 +8,17 @@ after the same forces, broad and narrow phase (contacts are found once per step)
         integrate velocities (gravity, applied forces, damping) over h;
         warm start (the last sub-step's impulses);
         solve joints and contacts once, soft, with a bias from their error *now*
-        (``engine.soft_joints``, ``engine.soft_contacts``);
-        integrate positions over h;
-        relax: solve them again without bias (``relax_iterations`` passes);
+        (``engine.soft_joints``, ``engine.soft_contacts``); the rigid joints whose graph
+        is a tree are solved exactly instead, to the same bias (``engine.joint_trees``);
+        integrate positions over h, then move the tree joints' bodies onto their joints
+        (one Newton step on positions);
+        relax: solve them again without bias (``relax_iterations`` passes; trees exact);
         restitution for the points that arrived in this sub-step (approached faster
         than the threshold and were pushed): they leave at -e times their approach,
         once per step, and the sub-steps left carry them away;
     continuous collision: a fast body whose motion over the step would pass through a
-    static or kinematic part stops at its time of impact (``engine.ccd``).
+    static or kinematic part stops at its time of impact (``engine.ccd``), and the
+    bodies of its joint tree with it.
 
 Bouncing in the sub-step of arrival (and, in the biased pass, aiming a point arriving
 from a gap at where it would be after bouncing part-way through the sub-step) puts a
@@ -51,6 +54,7 @@ from .contact_solver import (
     warm_start_contacts,
 )
 from .jit import kernel
+from .joint_columns import ROWS
 from .joint_geometry import HAS_AXIS
 from .joint_solver import (
     ACCUMULATED,
@@ -62,10 +66,17 @@ from .joint_solver import (
     solve_joint,
     warm_start_joints,
 )
-from .settings import CCD_FRACTION, SPECULATIVE_SLOPS
+from .joint_trees import (
+    joint_forest,
+    predicted_targets,
+    project_trees,
+    solve_trees,
+    without_tree_mains,
+)
+from .settings import ANGULAR_SLOP, CCD_FRACTION, SPECULATIVE_SLOPS
 from .soft_contacts import LEAVE0, prepare_soft, softness, solve_soft_contact
 from .soft_joints import soften_joints, solve_soft_main
-from .solver_settings import MAX_HERTZ_SHARE
+from .solver_settings import MAX_HERTZ_SHARE, TREE_TOLERANCE
 from .velocity_solver import (
     STREAMS,
     contact_columns,
@@ -97,10 +108,11 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     settings = (
         contact_hertz, world.contact_damping_ratio, world.max_contact_push_speed,
         world.joint_hertz, world.joint_damping_ratio, world._restitution_threshold,
+        world._linear_slop * TREE_TOLERANCE, ANGULAR_SLOP * TREE_TOLERANCE,
     )  # fmt: skip
     contacts = contact_columns(m)
     joint_columns = solver_joint_columns(joints)
-    moved, warm_normal, warm_tangent = _substeps(
+    moved, warm_normal, warm_tangent, tree_of = _substeps(
         contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
         drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
         settings, world._clock.steps % 2 == 1,
@@ -108,7 +120,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     poses = _stop_tunnels(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), owner, solid,
         filters, ignored, body["bullet"], body["reach"], body["thickness"], start, swept,
-        moved, world.dt, world._linear_slop,
+        moved, world.dt, world._linear_slop, tree_of,
     )  # fmt: skip
     warm = dataclasses.replace(m, normal_impulse=warm_normal, tangent_impulse=warm_tangent)
     return poses, velocity, np.zeros(len(body["kind"]), dtype=np.bool_), warm
@@ -152,7 +164,8 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
     (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
      length, frequency, damping, max_force, axis, ratio, rest_angle, correction, impulse,
      motor_impulse, lower_impulse, upper_impulse, spring_impulse) = joints  # fmt: skip
-    contact_hertz, contact_ratio, push, joint_hertz, joint_ratio, threshold = settings
+    (contact_hertz, contact_ratio, push, joint_hertz, joint_ratio, threshold, tree_linear,
+     tree_angular) = settings  # fmt: skip
     h = dt / substeps
     inv_h = 1.0 / h
     n = len(start)
@@ -196,6 +209,14 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
     softened = np.zeros((0, 1))
     main = np.zeros((0, 1))
     joint_impulse_scale = softness(joint_hertz, joint_ratio, h)[2]
+    # The rigid joints whose graph is a tree are solved exactly (``engine.joint_trees``).
+    tree_order, child, parent, side, tree_of = joint_forest(
+        kind, frequency, slots, solve_joints, inv_mass, inv_inertia
+    )
+    trees = len(tree_order) > 0
+    exact = child >= 0
+    no_target = np.zeros((j_count, 3))
+    relax_rows = rigid
     for _ in range(substeps):
         for i in range(n):
             for axis_ in range(3):
@@ -214,7 +235,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
             softened, main = soften_joints(
                 rigid, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
                 frequency, axis, ratio, slots, solve_joints, poses, inv_mass, inv_inertia,
-                joint_hertz, joint_ratio, h,
+                joint_hertz, joint_ratio, h, exact,
             )  # fmt: skip
             warm_start_joints(kind, slots, solve_joints, rigid, accumulated, inv_inertia, velocity)
         warm_start_contacts(body_a, body_b, c, x, xt, solve_contacts, velocity)
@@ -228,6 +249,16 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                     j, slots[j, 0], slots[j, 1], softened, main, accumulated,
                     joint_impulse_scale, velocity,
                 )  # fmt: skip
+        if trees:
+            # Aimed at closing, by the sub-step's end, the error the velocities would leave.
+            target = predicted_targets(
+                tree_order, kind, anchor_a, anchor_b, axis, length, reference_angle, ratio,
+                slots, poses, velocity, softened, ROWS, h,
+            )  # fmt: skip
+            solve_trees(
+                tree_order, child, parent, side, kind, softened, ROWS, target, inv_mass,
+                inv_inertia, velocity, accumulated,
+            )  # fmt: skip
         for i in order:
             if solve_contacts[i]:
                 solve_soft_contact(
@@ -239,13 +270,26 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
             # A body nothing held flies its exact parabola (its forces are constant over
             # the sub-step): h v - h^2 a / 2 with v the velocity at the end. Held ones move
             # by h v, as their constraints were solved for.
-            exact = not held[i] and drag[i, 0] == 0.0 and drag[i, 1] == 0.0
+            flying = not held[i] and drag[i, 0] == 0.0 and drag[i, 1] == 0.0
             for axis_ in range(3):
                 moved[i, axis_] += h * velocity[i, axis_]
-                if exact:
+                if flying:
                     moved[i, axis_] -= 0.5 * h * h * accel[i, axis_]
                 poses[i, axis_] = start[i, axis_] + moved[i, axis_]
             turn[i, 0], turn[i, 1] = math.cos(moved[i, 2]), math.sin(moved[i, 2])
+        if trees:
+            # What the velocities left open past a tolerance, closed on positions.
+            shift = project_trees(
+                tree_order, child, parent, side, kind, anchor_a, anchor_b, axis, length,
+                reference_angle, ratio, slots, poses, inv_mass, inv_inertia, tree_linear,
+                tree_angular,
+            )  # fmt: skip
+            for i in range(n):
+                if shift[i, 0] != 0.0 or shift[i, 1] != 0.0 or shift[i, 2] != 0.0:
+                    for axis_ in range(3):
+                        moved[i, axis_] += shift[i, axis_]
+                        poses[i, axis_] = start[i, axis_] + moved[i, axis_]
+                    turn[i, 0], turn[i, 1] = math.cos(moved[i, 2]), math.sin(moved[i, 2])
         if any_joint:
             # The relax passes hold the joints along their rows *now*: along the rows of
             # the sub-step's start, a swinging pendulum would lose speed every sub-step.
@@ -254,13 +298,19 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
                 correction, slots, solve_joints, poses, inv_mass, inv_inertia, h, accumulated,
             )  # fmt: skip
+            relax_rows = without_tree_mains(rigid, child) if trees else rigid
         for _ in range(relax):
             for j in range(j_count):
                 if solve_joints[j]:
                     solve_joint(
-                        j, slots[j, 0], slots[j, 1], has_axis[j], rigid, accumulated,
+                        j, slots[j, 0], slots[j, 1], has_axis[j], relax_rows, accumulated,
                         inv_inertia, velocity,
                     )  # fmt: skip
+            if trees:
+                solve_trees(
+                    tree_order, child, parent, side, kind, rigid, ROWS, no_target, inv_mass,
+                    inv_inertia, velocity, accumulated,
+                )  # fmt: skip
             for i in order:
                 if solve_contacts[i]:
                     solve_soft_contact(
@@ -294,7 +344,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
         lower_impulse[j] = accumulated[j, LOWER] * substeps
         upper_impulse[j] = accumulated[j, UPPER] * substeps
         spring_impulse[j] = accumulated[j, SPRING_IMPULSE] * substeps
-    return moved, x, xt
+    return moved, x, xt, tree_of
 
 
 @kernel
@@ -315,11 +365,12 @@ def _held(body_a, body_b, solve_contacts, normal_impulse, slots, solve_joints, n
 
 @kernel
 def _stop_tunnels(table, owner, solid, filters, ignored, bullet, reach, thickness, start,
-                  swept, moved, dt, world_slop):  # fmt: skip
+                  swept, moved, dt, world_slop, tree_of):  # fmt: skip
     """The poses (N + 1, 3) at the step's end: start + moved, except that a fast body
     whose straight motion over the step would pass into a static or kinematic part (or,
     for a bullet, any part) stops at its time of impact (``engine.ccd.allowed_times``,
-    with the pairs of ``engine.ccd_pairs.sweep_pairs``)."""
+    with the pairs of ``engine.ccd_pairs.sweep_pairs``), and with it every body of its
+    joint tree (tree_of (N + 1,), ``engine.joint_trees``)."""
     vertices, normals, count, radius, part_reach = table
     kind = filters[0]
     n = len(kind)
@@ -333,6 +384,15 @@ def _stop_tunnels(table, owner, solid, filters, ignored, bullet, reach, thicknes
         sweeps[3], kind, bullet, reach, start, mean, dt, CCD_FRACTION,
         body_slops(thickness, world_slop),
     )  # fmt: skip
+    # A tree stops as one: a body stopped alone would open its joints by what the others
+    # moved, and the exact solve would drive it on at the speed that closes them.
+    earliest = np.full(n + 1, dt)
+    for i in range(n):
+        if tree_of[i] >= 0:
+            earliest[tree_of[i]] = min(earliest[tree_of[i]], allowed[i])
+    for i in range(n):
+        if tree_of[i] >= 0 and kind[i] == DYNAMIC:
+            allowed[i] = earliest[tree_of[i]]
     poses = start + moved
     for i in range(n):
         if allowed[i] < dt:
