@@ -55,7 +55,9 @@ from .contact_solver import (
     INV11,
     INV12,
     INV22,
+    K11,
     K12,
+    K22,
     NX,
     NY,
     RESTITUTION,
@@ -120,6 +122,33 @@ def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, her
             scale * hertz, scale * damping_ratio, h
         )
     return soft
+
+
+@kernel
+def loaded_depths(c, soft, count, normal_impulse):
+    """(M, 2) depth at which each touching point's spring holds the impulse it carries,
+    the rest of its manifold's rows held as they are (0 for an unused slot).
+
+    c, soft: the prepared rigid and soft rows; count (M,); normal_impulse (M, 2): one
+    sub-step's impulses after the relax passes (what holds the load, not what pushed).
+    At rest the biased pass changes nothing, so mass scale vn + bias = -impulse scale x / m
+    with vn = 0 and bias = mass scale rate s: a spring carrying x sits at
+    s = -(K x) impulse scale / (mass scale rate). Solved as a block the coupling K12 adds
+    to the point's own row, one row after the other it does not: the larger of the two.
+    """
+    m = len(count)
+    depth = np.zeros((m, 2))
+    for i in range(m):
+        stiffness = soft[i, BIAS_RATE] * soft[i, MASS_SCALE]
+        if stiffness <= 0.0:
+            continue  # a rigid row (0 Hz) has no sag
+        per_impulse = soft[i, IMPULSE_SCALE] / stiffness
+        x0, x1 = normal_impulse[i, 0], normal_impulse[i, 1]
+        coupling = max(c[i, K12], 0.0)
+        depth[i, 0] = (c[i, K11] * x0 + coupling * x1) * per_impulse
+        if count[i] > 1:
+            depth[i, 1] = (c[i, K22] * x1 + coupling * x0) * per_impulse
+    return depth
 
 
 @kernel(inline=True)
