@@ -174,6 +174,8 @@ def rain():
         if poured_at is not None and not world.awake[dynamic].any():
             asleep_at = steps
             break
+    if moving_at_1000 is None:  # all asleep before: none moves
+        moving_at_1000 = 0
     yield "rain: bodies moving after 1,000 steps", float(moving_at_1000), "of 1000"
     settle = math.inf if asleep_at is None else (asleep_at - poured_at) * world.dt
     yield "rain: all asleep after the pour (cap 30 s)", settle, "s"
@@ -189,8 +191,9 @@ def in_container(world: World) -> np.ndarray:
     position = world.positions[world.kinds == World.KIND_CODES["dynamic"]]
     x, y = position[:, 0], position[:, 1]
     # The walls' inner faces lean in by 0.06 (add_container): x = +-(13 - 0.06 (y - 10)),
-    # up to their tops near y = 21; a heap above the brim is still in it.
-    return (y > 0.0) & (np.abs(x) < 13.0 - 0.06 * (np.minimum(y, 21.0) - 10.0))
+    # up to their tops near y = 21; a heap above the brim, or a body on a wall's top, is
+    # still in it: out is below the floor or past a wall's outer face (1 m further).
+    return (y > 0.0) & (np.abs(x) < 14.0 - 0.06 * (np.minimum(y, 21.0) - 10.0))
 
 
 def whipping_chain(links: int = 100):
