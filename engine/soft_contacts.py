@@ -23,9 +23,10 @@ millimetre for a box on the ground.
   (the bounce then gets exactly -e times the approach in ``engine.substep``).
 - The relax passes solve without bias, removing the speed the springs gave, so that
   push-out adds no energy. There a point still apart holds only if this sub-step's
-  biased pass made it arrive (it then stops, a landing gives its whole impulse in the
-  step it lands in); otherwise it waits for the next biased pass, so that relaxing never
-  slows a body that has not reached the surface yet.
+  biased pass pushed it: made it arrive (it then stops, a landing gives its whole
+  impulse in the step it lands in) or pushed it apart from touching (its push's speed is
+  taken back); otherwise it waits for the next biased pass, so that relaxing never slows
+  a body that has not reached the surface yet.
 - The two points of a manifold are solved together, with the 2x2 mass matrix, when both
   have the same spring (the block solve of ``engine.contact_solver``, softened): solving
   them one after the other gives the first more than its share, tilting every box of a
@@ -55,7 +56,9 @@ from .contact_solver import (
     INV11,
     INV12,
     INV22,
+    K11,
     K12,
+    K22,
     NX,
     NY,
     RESTITUTION,
@@ -72,7 +75,7 @@ from .jit import kernel
 # Columns of the soft rows (see ``prepare_soft``).
 BASE0 = 0  # 2: each point's separation less (r_b - r_a) . n at the step start
 MASS_SCALE, IMPULSE_SCALE, BIAS_RATE = 2, 3, 4
-ARRIVED0 = 5  # 2: 1.0 where this sub-step's biased pass made a point still apart arrive
+ARRIVED0 = 5  # 2: 1.0 where this sub-step's biased pass pushed a point (not bouncing)
 LEAVE0 = 7  # 2: the normal speed a point bouncing within this sub-step leaves it with; NaN
 SOFT_COLUMNS = 9
 
@@ -122,6 +125,33 @@ def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, her
             scale * hertz, scale * damping_ratio, h
         )
     return soft
+
+
+@kernel
+def loaded_depths(c, soft, count, normal_impulse):
+    """(M, 2) depth at which each touching point's spring holds the impulse it carries,
+    the rest of its manifold's rows held as they are (0 for an unused slot).
+
+    c, soft: the prepared rigid and soft rows; count (M,); normal_impulse (M, 2): one
+    sub-step's impulses after the relax passes (what holds the load, not what pushed).
+    At rest the biased pass changes nothing, so mass scale vn + bias = -impulse scale x / m
+    with vn = 0 and bias = mass scale rate s: a spring carrying x sits at
+    s = -(K x) impulse scale / (mass scale rate). Solved as a block the coupling K12 adds
+    to the point's own row, one row after the other it does not: the larger of the two.
+    """
+    m = len(count)
+    depth = np.zeros((m, 2))
+    for i in range(m):
+        stiffness = soft[i, BIAS_RATE] * soft[i, MASS_SCALE]
+        if stiffness <= 0.0:
+            continue  # a rigid row (0 Hz) has no sag
+        per_impulse = soft[i, IMPULSE_SCALE] / stiffness
+        x0, x1 = normal_impulse[i, 0], normal_impulse[i, 1]
+        coupling = max(c[i, K12], 0.0)
+        depth[i, 0] = (c[i, K11] * x0 + coupling * x1) * per_impulse
+        if count[i] > 1:
+            depth[i, 1] = (c[i, K22] * x1 + coupling * x0) * per_impulse
+    return depth
 
 
 @kernel(inline=True)
@@ -204,9 +234,11 @@ def _normal_impulses(x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on
 
 @kernel
 def _arrived(s, new, bouncing):
-    """1.0 where a point still apart was pushed in a biased pass (it arrives by the end
-    of the sub-step) and is not bouncing off, else 0.0."""
-    return 1.0 if s > 0.0 and new > 0.0 and not bouncing else 0.0
+    """1.0 where a biased pass pushed a point (one still apart arrives by the end of the
+    sub-step) that is not bouncing off, else 0.0. A point touching then and apart after
+    the positions moved counts too: the relax passes must take away the speed its push
+    gave (left, a box landing at 20 m/s on one resting on the ground sprang off at 4 m/s)."""
+    return 1.0 if new > 0.0 and not bouncing else 0.0
 
 
 @kernel(inline=True)

@@ -74,7 +74,9 @@ def advance_one_step(world) -> None:
         body["kind"], body["awake"], velocity, solid[2], solid[3], slots
     )
     if len(reached):
-        world._wake_rows(reached)
+        # Keeping their resting time: restarted, two neighbouring islands that settle at
+        # different times would wake each other in turn and never both sleep.
+        world._wake_rows(reached, restart=False)
         active, _ = active_bodies(body["kind"], body["awake"], velocity, solid[2], solid[3], slots)
 
     # 3. narrow phase with each pair's relative velocity; sensors only overlap
@@ -103,9 +105,10 @@ def advance_one_step(world) -> None:
     solve_contacts, solve_joints = constraints_to_solve(
         active, dynamic, manifolds.body_a, manifolds.body_b, slots
     )
+    settled = manifolds.separation
     if world.substeps:
         # The sub-stepped soft solver does stages 4 and 5 itself (``engine.substep``).
-        poses, velocity, pushed, warm = solve_substeps(
+        poses, velocity, pushed, warm, settled = solve_substeps(
             world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
             part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
             (body["kind"], part["sensor"], part["category"], part["mask"], part["group"],
@@ -145,6 +148,6 @@ def advance_one_step(world) -> None:
         world._bodies.next_island = fall_asleep(
             body["kind"], body["awake"], body["velocity"], body["angular_velocity"],
             body["reach"], body["sleep_time"], body["island"], pushed, body["sleep_threshold"],
-            manifolds.body_a, manifolds.body_b, manifolds.separation, manifolds.slop, slots,
+            manifolds.body_a, manifolds.body_b, settled, manifolds.slop, slots,
             dt, world._sleep_threshold, world._time_to_sleep, world._bodies.next_island,
         )  # fmt: skip

@@ -74,7 +74,13 @@ from .joint_trees import (
     without_tree_mains,
 )
 from .settings import ANGULAR_SLOP, CCD_FRACTION, SPECULATIVE_SLOPS
-from .soft_contacts import LEAVE0, prepare_soft, softness, solve_soft_contact
+from .soft_contacts import (
+    LEAVE0,
+    loaded_depths,
+    prepare_soft,
+    softness,
+    solve_soft_contact,
+)
 from .soft_joints import soften_joints, solve_soft_main
 from .solver_settings import MAX_HERTZ_SHARE, TREE_TOLERANCE
 from .velocity_solver import (
@@ -88,8 +94,11 @@ from .velocity_solver import (
 def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, slots,
                    solve_joints, parts, part_reach, owner, solid, start, swept, inv_mass,
                    inv_inertia, filters, ignored):  # fmt: skip
-    """The step's end poses (N + 1, 3), velocities (N + 1, 3), and which bodies (N,) bool
-    push-out moved (none: the springs push); the manifolds' impulses become the step's.
+    """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
+    push-out moved (none: the springs push), the manifolds for the warm-start cache, and
+    each point's separation (M, 2) less the depth its spring sits at under its load (for
+    sleep: deeper than that is an overlap still pushed out); the manifolds' impulses
+    become the step's.
 
     body, joints: the world's columns; manifolds with solve_contacts (M,) bool; slots
     (J, 2), solve_joints (J,) bool; parts, part_reach, owner, solid: the part table and the
@@ -112,7 +121,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     )  # fmt: skip
     contacts = contact_columns(m)
     joint_columns = solver_joint_columns(joints)
-    moved, warm_normal, warm_tangent, tree_of = _substeps(
+    moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
         contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
         drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
         settings, world._clock.steps % 2 == 1,
@@ -123,7 +132,9 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         moved, world.dt, world._linear_slop, tree_of,
     )  # fmt: skip
     warm = dataclasses.replace(m, normal_impulse=warm_normal, tangent_impulse=warm_tangent)
-    return poses, velocity, np.zeros(len(body["kind"]), dtype=np.bool_), warm
+    # Sleep judges overlap from where each loaded spring rests, not from touching.
+    settled = m.separation + loaded
+    return poses, velocity, np.zeros(len(body["kind"]), dtype=np.bool_), warm, settled
 
 
 @kernel
@@ -156,9 +167,11 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
               drag, inv_mass, inv_inertia, dt, substeps, relax, settings,
               backwards):  # fmt: skip
     """The sub-step loop; velocity (N + 1, 3) changes in place. Returns each body's
-    displacement over the step (N + 1, 3) and the warm-start impulses to keep ((M, 2),
-    (M,)); the manifolds' impulse columns become the step's totals, the joints' the last
-    sub-step's times n."""
+    displacement over the step (N + 1, 3), the warm-start impulses to keep ((M, 2),
+    (M,)), each body's joint tree (N + 1,) (-1: none; ``engine.joint_trees``) and the
+    depth (M, 2) at which each point's spring holds its last sub-step's load
+    (``engine.soft_contacts.loaded_depths``); the manifolds' impulse columns become the
+    step's totals, the joints' the last sub-step's times n."""
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
     (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
@@ -211,7 +224,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
     joint_impulse_scale = softness(joint_hertz, joint_ratio, h)[2]
     # The rigid joints whose graph is a tree are solved exactly (``engine.joint_trees``).
     tree_order, child, parent, side, tree_of = joint_forest(
-        kind, frequency, slots, solve_joints, inv_mass, inv_inertia
+        kind, slots, solve_joints, inv_mass, inv_inertia
     )
     trees = len(tree_order) > 0
     exact = child >= 0
@@ -331,6 +344,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
             total[i, 0] += x[i, 0]
             total[i, 1] += x[i, 1]
             total_t[i] += xt[i]
+    loaded = loaded_depths(c, soft, count, x)
     for i in range(m):
         normal_impulse[i, 0], normal_impulse[i, 1] = total[i, 0], total[i, 1]
         tangent_impulse[i] = total_t[i]
@@ -344,7 +358,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
         lower_impulse[j] = accumulated[j, LOWER] * substeps
         upper_impulse[j] = accumulated[j, UPPER] * substeps
         spring_impulse[j] = accumulated[j, SPRING_IMPULSE] * substeps
-    return moved, x, xt, tree_of
+    return moved, x, xt, tree_of, loaded
 
 
 @kernel

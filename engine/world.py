@@ -272,8 +272,10 @@ class World(
         touching = self._bodies.row_of_id[ids]
         self._wake_rows(touching[touching >= 0])
 
-    def _wake_rows(self, rows) -> None:
-        """Wake the islands of the bodies at ``rows`` (an int or (K,) int64)."""
+    def _wake_rows(self, rows, restart: bool = True) -> None:
+        """Wake the islands of the bodies at ``rows`` (an int or (K,) int64); ``restart``
+        False keeps their resting time (woken only because something came near: if it
+        moves them, the sleep stage restarts their time itself)."""
         rows = np.atleast_1d(np.asarray(rows, dtype=np.int64))
         awake = self._bodies.view("awake")
         island = self._bodies.view("island")
@@ -282,7 +284,8 @@ class World(
             return
         woken = ~awake & np.isin(island, island[sleeping])
         awake[woken] = True
-        self._bodies.view("sleep_time")[woken] = 0.0
+        if restart:
+            self._bodies.view("sleep_time")[woken] = 0.0
 
     # -- snapshots ------------------------------------------------------------------------
     def snapshot(self):

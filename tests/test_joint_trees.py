@@ -14,7 +14,6 @@ from demos.scenes.ragdoll import add_ragdoll
 from engine import (
     Box,
     Circle,
-    DistanceJoint,
     PrismaticJoint,
     RevoluteJoint,
     WeldJoint,
@@ -76,9 +75,10 @@ def test_a_hundred_link_chain_whipping_down_keeps_every_pivot_within_a_centimetr
     assert widest < 0.01
 
 
-def test_a_tree_of_every_rigid_kind_holds_each_joint_within_ten_microns():
+def test_a_tree_of_pins_welds_and_sliders_holds_each_joint_within_ten_microns():
     # An arm pinned to the world, a forearm welded on, a heavy slider on it, a heavy bob
-    # on a rod below: swinging down for 3 s.
+    # pinned to the slider from 1 m below it (rods stay springs: see TREE_KINDS):
+    # swinging down for 3 s.
     world = World(sleep=False, substeps=SOFT_SUBSTEPS)
     arm = world.add_body(Box(1.0, 0.1), position=(0.5, 0.0))
     fore = world.add_body(Box(1.0, 0.1), position=(1.5, 0.0))
@@ -87,7 +87,7 @@ def test_a_tree_of_every_rigid_kind_holds_each_joint_within_ten_microns():
     pin = world.add_joint(RevoluteJoint(arm, None, anchor=(0, 0)))
     weld = world.add_joint(WeldJoint(fore, arm, anchor=(1.0, 0.0)))
     slide = world.add_joint(PrismaticJoint(fore, slider, (2.0, 0.0), (1.0, 0.0)))
-    rod = world.add_joint(DistanceJoint(slider, bob, slider.position, bob.position))
+    hang = world.add_joint(RevoluteJoint(bob, slider, anchor=slider.position))
     worst = 0.0
     for _ in range(180):
         world.step()
@@ -99,7 +99,7 @@ def test_a_tree_of_every_rigid_kind_holds_each_joint_within_ten_microns():
             abs(fore.angle - arm.angle),  # radians on a 1 m arm: metres at its end
             abs(off @ across),
             abs(slider.angle - fore.angle),
-            abs(rod.current_length - rod.length),
+            np.hypot(*(hang.anchor_a - hang.anchor_b)),
         ]
         worst = max(worst, *errors)
     # (The springs: 3 mm off the slider's axis.)
@@ -128,7 +128,7 @@ def forest(pairs, kinds, movable):
     inv = np.where(np.array(movable), 1.0, 0.0)
     kind = np.array(kinds, dtype=np.int8)
     count = len(kind)
-    return joint_forest(kind, np.zeros(count), slots, np.ones(count, np.bool_), inv, inv)
+    return joint_forest(kind, slots, np.ones(count, np.bool_), inv, inv)
 
 
 # A Y-shaped figure: torso 0 held by kinematic slot 6; head 1 welded on, an arm 2 with a
@@ -193,7 +193,7 @@ def test_the_tree_solve_matches_a_dense_solve(seed):
         expected[j, r] = lam[i]
 
     order, child, parent, side, _ = joint_forest(
-        kind, np.zeros(count), slots, np.ones(count, np.bool_), inv_mass, inv_inertia
+        kind, slots, np.ones(count, np.bool_), inv_mass, inv_inertia
     )
     out = velocity.copy()
     impulses = np.zeros((count, 7))
@@ -233,7 +233,7 @@ def test_a_four_bar_linkage_and_a_ring_run_on_the_fallback_and_hold():
     cols = world._joints.columns()
     inv = np.r_[[1.0 / b.mass for b in world.bodies], 0.0]
     order, _, _, _, _ = joint_forest(
-        cols["kind"], cols["frequency"], world._joint_slots(), np.ones(8, np.bool_), inv, inv
+        cols["kind"], world._joint_slots(), np.ones(8, np.bool_), inv, inv
     )
     assert len(order) == 0
     widest = 0.0
@@ -246,13 +246,15 @@ def test_a_four_bar_linkage_and_a_ring_run_on_the_fallback_and_hold():
 
 # -- momentum and repeatability -------------------------------------------------------------
 def flailing_chain(seed: int = 3) -> World:
+    """Ten links flailing in free space; they never collide with each other (one negative
+    group), so only the joints act."""
     rng = np.random.default_rng(seed)
     world = World(substeps=SOFT_SUBSTEPS, gravity=(0, 0), sleep=False)
     previous = None
     for i in range(10):
         link = world.add_body(
             Box(0.5, 0.1), position=(0.25 + 0.5 * i, 0), velocity=rng.uniform(-3, 3, 2),
-            angular_velocity=rng.uniform(-3, 3),
+            angular_velocity=rng.uniform(-3, 3), group=-1,
         )  # fmt: skip
         if previous is not None:
             world.add_joint(RevoluteJoint(link, previous, anchor=(0.5 * i, 0)))
@@ -266,8 +268,8 @@ def test_a_free_chain_keeps_its_momentum():
     run_for(world, 5.0)
     np.testing.assert_allclose(world.momentum(), linear, rtol=0, atol=1e-12)
     # The position step moves bodies, not velocities, and the angular momentum about a
-    # point depends on positions: it drifts by 3 parts in 10^5 (the springs: 8).
-    assert world.angular_momentum() == pytest.approx(angular, rel=1e-4)
+    # point depends on positions: it drifts, by 7 parts in 10^9 over these 5 s.
+    assert world.angular_momentum() == pytest.approx(angular, rel=1e-7)
 
 
 def test_a_tree_steps_the_same_twice():

@@ -99,3 +99,47 @@ def test_the_awake_view_is_read_only():
     world.add_body(Box(1, 1))
     with pytest.raises(ValueError):
         world.awake[0] = False
+
+
+@pytest.mark.parametrize("substeps", [0, 4])
+@pytest.mark.parametrize("gap", [0.025, 0.04])
+def test_neighbours_settling_at_different_times_both_fall_asleep(substeps, gap):
+    # The dropped box comes to rest later than the one already on the ground, a few cm
+    # away: near enough to reach it (a candidate pair), too far to join its island. Each,
+    # while awake, wakes the other when it falls asleep; neither must lose its time at rest.
+    world = World(substeps=substeps)
+    add_ground(world, width=60.0)
+    world.add_body(Box(1, 1), position=(0, 0.5))
+    world.add_body(Box(1, 1), position=(1 + gap, 1.0))
+    run_for(world, 2.0)
+    assert not world.awake[1:].any()
+
+
+def test_a_soft_column_resting_at_its_springs_sag_falls_asleep():
+    # Soft contacts hold a load at a depth (load / (effective mass omega^2)): with 15 Hz
+    # springs the column's lower contacts rest more than two slops deep. That is where the
+    # springs hold still, not an overlap being pushed out.
+    world = World(substeps=4, contact_hertz=15.0)
+    add_ground(world, width=60.0)
+    boxes = [world.add_body(Box(1, 1), position=(0, 0.5 + i)) for i in range(8)]
+    deepest = 0.0
+    for _ in range(120):
+        world.step()
+        deepest = max(deepest, float(world.contact_arrays().depth.max()))
+    assert deepest > 2.0 * world.linear_slop  # the premise: deeper than the one-solve slop
+    assert not world.awake[1:].any()
+    assert abs(boxes[-1].position[0]) < 1e-6  # it stands
+
+
+def test_a_soft_overlap_being_pushed_out_stays_awake_until_out():
+    # A box placed 6 cm into the ground moves slower than the sleep speed at the end of a
+    # step (the relax passes take the push's speed away) yet must not sleep until out.
+    world = World(substeps=4)
+    add_ground(world, width=60.0)
+    box = world.add_body(Box(1, 1), position=(0, 0.5 - 0.06))
+    for _ in range(300):
+        world.step()
+        if not box.awake:
+            break
+    assert not box.awake
+    assert box.position[1] - 0.5 > -2.0 * world.linear_slop
