@@ -8,6 +8,7 @@ import pytest
 pytest.importorskip("pymunk")
 pytest.importorskip("Box2D")
 
+from bench import reference_worlds  # noqa: E402
 from bench import solver_quality_reference as reference  # noqa: E402
 from demos.scenes.rain import SHAPES  # noqa: E402
 from engine import Box, Circle  # noqa: E402
@@ -35,5 +36,5 @@ def test_the_rain_shapes_keep_the_engines_mass(make, kind):
     """Each of the rain's shapes (the star as its convex parts) at density 2."""
     world = make()
     body = world.add_body(SHAPES[kind], density=2.0)
-    mass = body.mass if make is reference.PymunkWorld else body.massData.mass
+    mass = body.mass if make is reference_worlds.PymunkWorld else body.massData.mass
     assert mass == pytest.approx(2.0 * SHAPES[kind].area, rel=1e-5)
