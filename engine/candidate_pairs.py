@@ -30,6 +30,23 @@ def pair_key(id_a, id_b):
     return (min(id_a, id_b) << 32) | max(id_a, id_b)
 
 
+def collision_filters(body: dict, part: dict, jointed) -> tuple:
+    """The (kind, sensor, category, mask, group, body_id, jointed) tuple that
+    ``classify_pairs`` filters with and ``pairs_among`` takes, from the body and part
+    columns and the sorted keys of jointed body pairs that must not collide."""
+    return (
+        body["kind"], part["sensor"], part["category"], part["mask"], part["group"],
+        body["body_id"], jointed,
+    )  # fmt: skip
+
+
+@kernel(inline=True)
+def holds_key(keys, key):
+    """Whether the sorted int64 keys (K,) hold key."""
+    at = np.searchsorted(keys, key)
+    return at < len(keys) and keys[at] == key
+
+
 @kernel
 def classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, jointed):
     """Split part pairs (M, 2) into solid and sensing pairs.
@@ -54,11 +71,8 @@ def classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, j
                 continue
         elif (category[part_a] & mask[part_b]) == 0 or (category[part_b] & mask[part_a]) == 0:
             continue
-        if len(jointed):
-            key = pair_key(body_id[a], body_id[b])
-            at = np.searchsorted(jointed, key)
-            if at < len(jointed) and jointed[at] == key:
-                continue
+        if len(jointed) and holds_key(jointed, pair_key(body_id[a], body_id[b])):
+            continue
         if sensor[part_a] or sensor[part_b]:
             if kind[a] == STATIC and kind[b] == STATIC:
                 continue
@@ -104,3 +118,30 @@ def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, 
     else:
         pairs = quadtree_kernel(lower, upper, np.int64(-1))  # not a literal: one compile
     return classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, jointed)
+
+
+@kernel
+def pairs_among(chosen, vertices, count, radius, owner, start, end, margin, filters):
+    """(4, S) solid pairs, filtered as ``classify_pairs`` filters, between the parts
+    ``chosen`` (P,) bool whose boxes over a motion from poses ``start`` to ``end``
+    (N + 1, 3), grown by margin (N,), overlap: a broad phase of its own for a few bodies'
+    parts against some others. Parts: vertices (P, K, 2), count, radius, owner (P,);
+    filters: (kind, sensor, category, mask, group, body_id, jointed). Part rows index the
+    whole table.
+    """
+    kind, sensor, category, mask, group, body_id, jointed = filters
+    parts = np.flatnonzero(chosen)
+    if len(parts) < 2:
+        return np.empty((4, 0), dtype=np.int64)
+    sub_owner = owner[parts]
+    lower, upper = swept_bounds(
+        vertices[parts], count[parts], radius[parts], sub_owner, start, end, margin
+    )  # fmt: skip
+    pairs = grid_kernel(lower, upper, choose_cell_size(lower, upper))
+    solid, _ = classify_pairs(
+        pairs, sub_owner, kind, sensor[parts], category[parts], mask[parts], group[parts],
+        body_id, jointed,
+    )  # fmt: skip
+    for i in range(solid.shape[1]):
+        solid[0, i], solid[1, i] = parts[solid[0, i]], parts[solid[1, i]]
+    return solid

@@ -16,10 +16,8 @@ import math
 import numpy as np
 
 from .body_store import DYNAMIC
-from .broadphase_grid import choose_cell_size, grid_kernel
-from .candidate_pairs import classify_pairs, pair_key
+from .candidate_pairs import holds_key, pair_key, pairs_among
 from .jit import kernel
-from .swept_bounds import swept_bounds
 
 
 @kernel
@@ -36,7 +34,7 @@ def sweep_pairs(vertices, count, radius, owner, filters, ignored, solid, bullet,
     used and the final ones; fraction: the share of its reach a body moves before it is
     swept; margin: the broad phase's speculative distance.
     """
-    kind, sensor, category, mask, group, body_id, jointed = filters
+    kind, body_id = filters[0], filters[5]
     n = len(kind)
     escaping = np.zeros(n, dtype=np.bool_)
     any_escaping = False
@@ -55,48 +53,19 @@ def sweep_pairs(vertices, count, radius, owner, filters, ignored, solid, bullet,
         any_bullet = any_bullet or (escaping[i] and bullet[i])
     if not any_escaping:
         return solid
-    chosen = np.empty(len(owner), dtype=np.int64)
-    k = 0
+    chosen = np.empty(len(owner), dtype=np.bool_)
     for p in range(len(owner)):
-        if escaping[owner[p]] or kind[owner[p]] != DYNAMIC or any_bullet:
-            chosen[k] = p
-            k += 1
-    if k < 2:
-        return solid
-    chosen = chosen[:k]
-    sub_owner = owner[chosen]
+        chosen[p] = escaping[owner[p]] or kind[owner[p]] != DYNAMIC or any_bullet
     end = start.copy()
     turning = np.zeros(n)
     for i in range(n):
         for axis in range(3):
             end[i, axis] = start[i, axis] + velocity[i, axis] * dt
         turning[i] = abs(velocity[i, 2]) * reach[i] * dt
-    lower, upper = swept_bounds(
-        vertices[chosen], count[chosen], radius[chosen], sub_owner, start, end, turning
-    )  # fmt: skip
-    pairs = grid_kernel(lower, upper, choose_cell_size(lower, upper))
-    found, _ = classify_pairs(
-        pairs, sub_owner, kind, sensor[chosen], category[chosen], mask[chosen], group[chosen],
-        body_id, jointed,
-    )  # fmt: skip
+    found = pairs_among(chosen, vertices, count, radius, owner, start, end, turning, filters)
     keep = np.zeros(found.shape[1], dtype=np.bool_)
     for i in range(found.shape[1]):
         a, b = found[2, i], found[3, i]
-        if not (escaping[a] or escaping[b]):
-            continue
-        if len(ignored):
-            key = pair_key(body_id[a], body_id[b])
-            where = np.searchsorted(ignored, key)
-            if where < len(ignored) and ignored[where] == key:
-                continue
-        keep[i] = True
-    extra = np.flatnonzero(keep)
-    out = np.empty((4, solid.shape[1] + len(extra)), dtype=np.int64)
-    out[:, : solid.shape[1]] = solid
-    for e in range(len(extra)):
-        i = extra[e]
-        out[0, solid.shape[1] + e] = chosen[found[0, i]]
-        out[1, solid.shape[1] + e] = chosen[found[1, i]]
-        out[2, solid.shape[1] + e] = found[2, i]
-        out[3, solid.shape[1] + e] = found[3, i]
-    return out
+        ignored_pair = len(ignored) > 0 and holds_key(ignored, pair_key(body_id[a], body_id[b]))
+        keep[i] = (escaping[a] or escaping[b]) and not ignored_pair
+    return np.concatenate((solid, found[:, keep]), axis=1)

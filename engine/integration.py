@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .candidate_pairs import collision_filters
 from .ccd import allowed_times
 from .ccd_pairs import sweep_pairs
 from .contact_slop import body_slops
@@ -40,8 +41,7 @@ def integrate_positions(parts, part_reach, owner, solid, body: dict, part: dict,
     return _integrate(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), solid,
         (body["kind"], body["bullet"], body["reach"], body["thickness"]), owner,
-        (body["kind"], part["sensor"], part["category"], part["mask"], part["group"],
-         body["body_id"], jointed), ignored,
+        collision_filters(body, part, jointed), ignored,
         (m.body_a, m.body_b, m.normal, m.arm_a, m.arm_b, m.separation, m.slop), solve_contacts,
         (joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
          joints["lower"], joints["upper"], joints["length"], joints["frequency"],

@@ -51,11 +51,9 @@ import math
 import numpy as np
 
 from .body_store import DYNAMIC
-from .broadphase_grid import choose_cell_size, grid_kernel
-from .candidate_pairs import classify_pairs, pair_key
+from .candidate_pairs import holds_key, pair_key, pairs_among
 from .jit import kernel
 from .narrowphase import collide_kernel
-from .swept_bounds import swept_bounds
 
 
 @kernel
@@ -204,26 +202,10 @@ def stop_at_static(unpushed, poses, slop, parts, owner, bodies, ignored, step_pa
     if longest <= margin:
         solid = step_pairs
     else:
-        chosen = np.empty(len(owner), dtype=np.int64)
-        k = 0
+        chosen = np.empty(len(owner), dtype=np.bool_)
         for p in range(len(owner)):
-            if pushed[owner[p]] or kind[owner[p]] != DYNAMIC:
-                chosen[k] = p
-                k += 1
-        if k < 2:
-            return False
-        chosen = chosen[:k]
-        sub_owner = owner[chosen]
-        lower, upper = swept_bounds(
-            vertices[chosen], count[chosen], radius[chosen], sub_owner, at, poses, np.zeros(n)
-        )
-        pairs = grid_kernel(lower, upper, choose_cell_size(lower, upper))
-        solid, _ = classify_pairs(
-            pairs, sub_owner, kind, sensor[chosen], category[chosen], mask[chosen],
-            group[chosen], body_id, jointed,
-        )  # fmt: skip
-        for i in range(solid.shape[1]):
-            solid[0, i], solid[1, i] = chosen[solid[0, i]], chosen[solid[1, i]]
+            chosen[p] = pushed[owner[p]] or kind[owner[p]] != DYNAMIC
+        solid = pairs_among(chosen, vertices, count, radius, owner, at, poses, np.zeros(n), bodies)
     s = solid.shape[1]
     mover_part = np.empty(s, dtype=np.int64)
     other_part = np.empty(s, dtype=np.int64)
@@ -232,11 +214,8 @@ def stop_at_static(unpushed, poses, slop, parts, owner, bodies, ignored, step_pa
     c = 0
     for i in range(s):
         a, b = solid[2, i], solid[3, i]
-        if len(ignored):
-            key = pair_key(body_id[a], body_id[b])
-            where = np.searchsorted(ignored, key)
-            if where < len(ignored) and ignored[where] == key:
-                continue
+        if len(ignored) and holds_key(ignored, pair_key(body_id[a], body_id[b])):
+            continue
         if pushed[a] and kind[b] != DYNAMIC:
             mover_part[c], other_part[c], mover[c], other[c] = solid[0, i], solid[1, i], a, b
         elif pushed[b] and kind[a] != DYNAMIC:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .candidate_pairs import GRID, QUADTREE, find_candidates
+from .candidate_pairs import GRID, QUADTREE, collision_filters, find_candidates
 from .contact_manifolds import NO_MANIFOLDS, find_manifolds
 from .events import body_pair_keys
 from .forces import start_of_step, write_back
@@ -111,8 +111,7 @@ def advance_one_step(world) -> None:
         poses, velocity, pushed, warm, settled = solve_substeps(
             world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
             part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
-            (body["kind"], part["sensor"], part["category"], part["mask"], part["group"],
-             body["body_id"], jointed), ignored,
+            collision_filters(body, part, jointed), ignored,
         )  # fmt: skip
     else:
         warm = manifolds
