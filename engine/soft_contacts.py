@@ -18,9 +18,10 @@ millimetre for a box on the ground.
 
 - A point still apart (s > 0) may close its gap within the sub-step and no more (bias
   s / h, rigid). If it closes it faster than the restitution threshold on a bouncy pair,
-  it arrives and leaves again within the same sub-step: its target is the speed that
-  covers the gap, then moves off at e times the approach for the rest of the sub-step
-  (the bounce then gets exactly -e times the approach in ``engine.substep``).
+  it arrives and leaves again within the same sub-step: it follows its parabola (the
+  pair's relative acceleration) to the instant it meets the surface, leaves at -e times
+  its speed there, and is aimed at where that flight ends with the sub-step; the bounce
+  in ``engine.substep`` then gives it the flight's speed at the end (``_bounce_within``).
 - The relax passes solve without bias, removing the speed the springs gave, so that
   push-out adds no energy. There a point still apart holds only if this sub-step's
   biased pass pushed it: made it arrive (it then stops, a landing gives its whole
