@@ -60,6 +60,16 @@ def test_the_top_pin_of_a_hanging_chain_reports_the_whole_weight():
     assert abs(force[0]) < 1e-6 * carried
 
 
+def widest_pivot_gap(world: World, steps: int) -> float:
+    """The widest gap between any joint's two anchors over ``steps`` steps."""
+    widest = 0.0
+    for _ in range(steps):
+        world.step()
+        gaps = [np.hypot(*(joint.anchor_a - joint.anchor_b)) for joint in world.joints]
+        widest = max(widest, max(gaps))
+    return widest
+
+
 def test_a_hundred_link_chain_whipping_down_keeps_every_pivot_within_a_centimetre():
     world = World(sleep=False, substeps=SOFT_SUBSTEPS)
     previous = None
@@ -67,12 +77,7 @@ def test_a_hundred_link_chain_whipping_down_keeps_every_pivot_within_a_centimetr
         link = world.add_body(Box(0.5, 0.1), position=(0.25 + 0.5 * i, 0))
         world.add_joint(RevoluteJoint(link, previous, anchor=(0.5 * i, 0)))
         previous = link
-    widest = 0.0
-    for _ in range(300):
-        world.step()
-        gaps = [np.hypot(*(joint.anchor_a - joint.anchor_b)) for joint in world.joints]
-        widest = max(widest, max(gaps))
-    assert widest < 0.01
+    assert widest_pivot_gap(world, 300) < 0.01
 
 
 def test_a_tree_of_pins_welds_and_sliders_holds_each_joint_within_ten_microns():
@@ -112,12 +117,7 @@ def test_forty_ragdolls_piling_up_keep_every_pivot_within_a_centimetre():
     world.add_body(Box(200, 1), position=(0, -0.5), kind="static")
     for i in range(40):
         add_ragdoll(world, ((i % 10) * 2.0 - 9.0, 1.0 + (i // 10) * 2.5), group=-1 - i)
-    widest = 0.0
-    for _ in range(120):
-        world.step()
-        gaps = [np.hypot(*(joint.anchor_a - joint.anchor_b)) for joint in world.joints]
-        widest = max(widest, max(gaps))
-    assert widest < 0.01
+    assert widest_pivot_gap(world, 120) < 0.01
 
 
 # -- the forest -----------------------------------------------------------------------------
