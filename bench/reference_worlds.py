@@ -2,6 +2,21 @@
 Box2D (pybox2d): each offers the part of ``World.add_body`` and ``World.step`` the scenes
 of ``bench.solver_quality_reference`` use, with each engine's default settings (listed
 there), plus pin joints, contact depths and the first-step contact impulse.
+
+Both adapters offer the same methods (``PymunkWorld`` and ``Box2DWorld``, each made with
+``sleep``: whether bodies may fall asleep):
+
+- ``add_body(shapes, position, angle, velocity, angular_velocity, density, friction,
+  restitution, kind)``: as ``World.add_body`` (engine shapes in, the engine's mass);
+  dynamic bodies are listed in ``dynamic``;
+- ``add_pin(a, b, anchor)``: a pin at a world point (b None: the ground), no collision
+  between the two;
+- ``step()``: one step of 1/60 s;
+- ``position(body)`` (2,), ``angle(body)``, ``velocity(body)`` (2,), ``asleep(body)``;
+- ``finite()``: every dynamic body's numbers finite; ``pin_gap(pin)``: the distance
+  between its two anchors; ``deepest(body)``: the deepest overlap of its shapes now;
+- ``record_first_impulses()``: a list that gets the normal impulse of each contact in
+  the step it begins.
 """
 
 from __future__ import annotations
