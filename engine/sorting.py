@@ -27,7 +27,14 @@ def argsort_bits(keys):
     """Positions (N,) int64 that sort ``keys`` (N,) uint64; stable."""
     n = len(keys)
     order = np.arange(n)
-    if n < 2:
+    # Keys often come already in order (a step's pairs are found in key order): one
+    # look saves the passes.
+    ordered = True
+    for i in range(1, n):
+        if keys[i] < keys[i - 1]:
+            ordered = False
+            break
+    if ordered:
         return order
     largest = keys.max()
     other = np.empty(n, dtype=np.int64)

@@ -107,6 +107,19 @@ def test_a_body_in_free_flight_follows_the_exact_parabola():
     assert body.angle == pytest.approx(0.5 * torque / body.inertia * t * t, abs=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_sub_steps_turn_is_libms_cos_and_sin_to_one_ulp(seed):
+    # Small turns take a series instead of libm's calls; either side of the 0.01 rad switch.
+    from engine.substep import cos_sin
+
+    rng = np.random.default_rng(seed)
+    angles = np.concatenate([rng.uniform(-0.012, 0.012, 2000), rng.uniform(-1e-7, 1e-7, 50)])
+    for angle in np.append(angles, [0.0, 0.01, -0.01, np.nextafter(0.01, 0.0)]):
+        cos, sin = cos_sin(angle)
+        assert abs(cos - math.cos(angle)) <= np.spacing(math.cos(angle))
+        assert abs(sin - math.sin(angle)) <= np.spacing(abs(math.sin(angle)))
+
+
 def test_a_falling_ball_is_untouched_until_it_reaches_the_ground():
     """Step by step, the ball falls exactly as in free fall until the step it lands in."""
     world = soft_world()
