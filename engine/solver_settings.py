@@ -11,7 +11,8 @@ import numbers
 from .validation import as_finite_float
 
 # Sub-steps per step; 0 is the one-solve step. Four are Box2D v3's default: enough for a
-# column of 30 boxes to stand and a chain to hold 100 times its link mass.
+# column of 20 boxes to stand a minute and a chain to hold 100 times its link mass (30
+# boxes need 8 sub-steps and 120 Hz contacts: see docs/world.md).
 SUBSTEPS = 0
 SOFT_SUBSTEPS = 4
 # Passes without bias after each sub-step's solve, taking out the speed the springs gave.
