@@ -12,7 +12,8 @@ after the same forces, broad and narrow phase (contacts are found once per step)
         is a tree are solved exactly instead, to the same bias (``engine.joint_trees``);
         integrate positions over h, then move the tree joints' bodies onto their joints
         (one Newton step on positions);
-        relax: solve them again without bias (``relax_iterations`` passes; trees exact);
+        relax: solve them again without bias (``relax_iterations`` passes; trees exact),
+        and once more the contacts of the bodies struck faster than the push speed;
         restitution for the points that arrived in this sub-step (approached faster
         than the threshold and were pushed): they leave at -e times their approach,
         once per step, and the sub-steps left carry them away;
@@ -48,6 +49,8 @@ from .ccd_pairs import sweep_pairs
 from .contact_slop import body_slops
 from .contact_solver import (
     APPROACH0,
+    IM_A,
+    IM_B,
     RESTITUTION,
     prepare_contacts,
     restitute,
@@ -82,7 +85,7 @@ from .soft_contacts import (
     solve_soft_contact,
 )
 from .soft_joints import soften_joints, solve_soft_main
-from .solver_settings import MAX_HERTZ_SHARE, TREE_TOLERANCE
+from .solver_settings import IMPACT_RELAX, MAX_HERTZ_SHARE, TREE_TOLERANCE
 from .velocity_solver import (
     STREAMS,
     contact_columns,
@@ -117,7 +120,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     settings = (
         contact_hertz, world.contact_damping_ratio, world.max_contact_push_speed,
         world.joint_hertz, world.joint_damping_ratio, world._restitution_threshold,
-        world._linear_slop * TREE_TOLERANCE, ANGULAR_SLOP * TREE_TOLERANCE,
+        world._linear_slop * TREE_TOLERANCE, ANGULAR_SLOP * TREE_TOLERANCE, IMPACT_RELAX,
     )  # fmt: skip
     contacts = contact_columns(m)
     joint_columns = solver_joint_columns(joints)
@@ -178,7 +181,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
      length, frequency, damping, max_force, axis, ratio, rest_angle, correction, impulse,
      motor_impulse, lower_impulse, upper_impulse, spring_impulse) = joints  # fmt: skip
     (contact_hertz, contact_ratio, push, joint_hertz, joint_ratio, threshold, tree_linear,
-     tree_angular) = settings  # fmt: skip
+     tree_angular, impact_relax) = settings  # fmt: skip
     h = dt / substeps
     inv_h = 1.0 / h
     n = len(start)
@@ -330,6 +333,17 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                         i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity,
                         accel, moved, turn, inv_h, push, False, threshold,
                     )  # fmt: skip
+        # One pass cannot carry an impact through what the struck body rests on: more for
+        # the contacts of the dynamic bodies struck in this step faster than the springs
+        # push (slower, the springs catch it; a settling pyramid has none).
+        struck, any_struck = _struck(c, body_a, body_b, solve_contacts, push, n)
+        for _ in range(impact_relax if any_struck else 0):
+            for i in order:
+                if solve_contacts[i] and (struck[body_a[i]] or struck[body_b[i]]):
+                    solve_soft_contact(
+                        i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity,
+                        accel, moved, turn, inv_h, push, False, threshold,
+                    )  # fmt: skip
         # Bounce, once per step, the points that arrived in this sub-step: approached
         # faster than the threshold and pushed. The sub-steps left carry them away.
         for i in range(m):
@@ -372,6 +386,21 @@ def cos_sin(angle):
     cos = 1.0 - a2 * (0.5 - a2 * (1.0 / 24.0 - a2 * (1.0 / 720.0)))
     sin = angle * (1.0 - a2 * (1.0 / 6.0 - a2 * (1.0 / 120.0 - a2 * (1.0 / 5040.0))))
     return cos, sin
+
+
+@kernel
+def _struck(c, body_a, body_b, solve, speed, n):
+    """((n,) bool, any): the dynamic bodies of the solved manifolds a point of which has
+    approached faster than ``speed`` in this step (c: the prepared rows, whose APPROACH
+    columns the biased passes keep)."""
+    struck = np.zeros(n, dtype=np.bool_)
+    found = False
+    for i in range(len(solve)):
+        if solve[i] and min(c[i, APPROACH0], c[i, APPROACH0 + 1]) < -speed:
+            struck[body_a[i]] = struck[body_a[i]] or c[i, IM_A] > 0.0
+            struck[body_b[i]] = struck[body_b[i]] or c[i, IM_B] > 0.0
+            found = True
+    return struck, found
 
 
 @kernel

@@ -229,12 +229,15 @@ def test_spawned_overlap_separates_no_faster_than_the_push_speed():
     assert fastest <= world.max_contact_push_speed + 1e-9
 
 
-@pytest.mark.parametrize("speed", [10.0, 20.0])
+@pytest.mark.parametrize("speed", [10.0, 20.0, 40.0])
 def test_a_box_landing_on_a_resting_box_does_not_spring_off(speed):
     # Restitution 0: the pair should move together after the impact. The impact drives the
     # lower box into the ground and the springs push both back out; a point that this push
     # moves apart within a sub-step must still be relaxed, or it keeps the push's speed
-    # (before: the falling box sprang up at 1.2 m/s from 10 m/s, 4.1 m/s from 20 m/s).
+    # (before: the falling box sprang up at 1.2 m/s from 10 m/s, 4.1 m/s from 20 m/s), and
+    # the struck box's contacts need a second relax pass, or the impact is still driving
+    # the lower box into the ground at the step's end (before: 2.6 m/s from 20 m/s, 1.7 m/s
+    # from 40 m/s).
     world = World(substeps=SOFT_SUBSTEPS, sleep=False)
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     world.add_body(Box(0.7, 0.7), position=(0, 0.35))
@@ -243,4 +246,4 @@ def test_a_box_landing_on_a_resting_box_does_not_spring_off(speed):
     for _ in range(60):
         world.step()
         upward = max(upward, box.velocity[1])
-    assert upward < (0.3 if speed == 10.0 else 3.0)
+    assert upward < 0.02 * speed
