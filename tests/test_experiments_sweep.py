@@ -7,6 +7,7 @@ The experiment functions are at the top of this module: worker processes import 
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -226,6 +227,12 @@ sweep(slow_tail_square, grid=grid, workers=2, out=sys.argv[1], progress=False)
 """
 
 
+def written(path) -> pd.DataFrame:
+    """The results file a running sweep keeps replacing, read whole from one open file:
+    read by name, pyarrow can mix two versions of it ("Couldn't deserialize thrift")."""
+    return pd.read_parquet(io.BytesIO(path.read_bytes()))
+
+
 @pytest.mark.slow
 def test_a_killed_sweep_resumes_from_its_file_and_runs_each_run_once(tmp_path):
     """The parent and its pool are killed (SIGKILL, no clean-up) after about half the
@@ -240,7 +247,7 @@ def test_a_killed_sweep_resumes_from_its_file_and_runs_each_run_once(tmp_path):
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and process.poll() is None:
-            if out.exists() and len(pd.read_parquet(out)) >= runs // 2:
+            if out.exists() and len(written(out)) >= runs // 2:
                 break
             time.sleep(0.05)
     finally:
@@ -271,7 +278,7 @@ def test_a_sweep_whose_pool_is_killed_keeps_its_results_and_resumes(tmp_path, mo
     def kill_the_pool_half_way():
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if out.exists() and len(pd.read_parquet(out)) >= runs // 2:
+            if out.exists() and len(written(out)) >= runs // 2:
                 for pid in pids.iterdir():
                     os.kill(int(pid.name), signal.SIGKILL)
                 return
