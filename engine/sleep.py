@@ -77,7 +77,7 @@ def fall_asleep(kind, awake, velocity, angular_velocity, reach, sleep_time, isla
     island, pushed (moved by positional correction this step), own_threshold (the body's
     sleep threshold; 0: the world's ``sleep_threshold``). Manifolds (M,): body_a, body_b,
     separation (M, 2), slop; a contact deeper than twice its slop is an unresolved overlap.
-    (The sub-stepped solver passes each point's separation less the depth its spring
+    (The sub-stepped solver passes each point's separation plus the depth its spring
     holds its load at, ``engine.soft_contacts.loaded_depths``: that deep it is at rest.)
     slots: (J, 2) joint body rows (the world: N). Returns the next unused island id.
     """

@@ -99,7 +99,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
                    inv_inertia, filters, ignored):  # fmt: skip
     """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
     push-out moved (none: the springs push), the manifolds for the warm-start cache, and
-    each point's separation (M, 2) less the depth its spring sits at under its load (for
+    each point's separation (M, 2) plus the depth its spring sits at under its load (for
     sleep: deeper than that is an overlap still pushed out); the manifolds' impulses
     become the step's.
 

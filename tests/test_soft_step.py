@@ -11,6 +11,7 @@ from builders import DT, G, run
 
 from engine import Box, Circle, World
 from engine.solver_settings import SOFT_SUBSTEPS
+from engine.substep import cos_sin
 
 
 def soft_world(**kwargs) -> World:
@@ -110,8 +111,6 @@ def test_a_body_in_free_flight_follows_the_exact_parabola():
 @pytest.mark.parametrize("seed", range(4))
 def test_a_sub_steps_turn_is_libms_cos_and_sin_to_one_ulp(seed):
     # Small turns take a series instead of libm's calls; either side of the 0.01 rad switch.
-    from engine.substep import cos_sin
-
     rng = np.random.default_rng(seed)
     angles = np.concatenate([rng.uniform(-0.012, 0.012, 2000), rng.uniform(-1e-7, 1e-7, 50)])
     for angle in np.append(angles, [0.0, 0.01, -0.01, np.nextafter(0.01, 0.0)]):
