@@ -1,8 +1,12 @@
 """Sleeping: which bodies the step must move, and islands at rest falling asleep.
 
 A dynamic body at rest (slower than its sleep threshold at its centre and at its reach,
-not pushed out of an overlap, no contact deeper than twice its slop) counts its resting
-time.
+not pushed out of an overlap, no contact deeper than twice its slop that is opening)
+counts its resting time. Its speed is taken at the middle of the step, the mean of its
+velocities at the step's start and end: a body under a heavy pile can be left by the
+solver's passes alternating between two states, moving one way at the end of one step and
+back at the end of the next, which is no motion. An overlap that does not open is not
+being pushed out: bodies wedged into each other, the pushes balanced, may sleep.
 An island whose bodies have all rested long enough falls asleep, if it rests on something
 static or kinematic (a joint to the world counts): a body drifting freely, however slowly,
 keeps its momentum. Sleeping bodies stop and leave the solver; their contacts stay for
@@ -68,30 +72,38 @@ def constraints_to_solve(active, dynamic, body_a, body_b, slots):
 
 
 @kernel
-def fall_asleep(kind, awake, velocity, angular_velocity, reach, sleep_time, island, pushed,
-                own_threshold, body_a, body_b, separation, slop, slots, dt, sleep_threshold,
+def fall_asleep(kind, awake, velocity, angular_velocity, start_velocity,
+                start_angular_velocity, reach, sleep_time, island, pushed, own_threshold,
+                body_a, body_b, separation, opening, slop, slots, dt, sleep_threshold,
                 time_to_sleep, next_island):  # fmt: skip
     """Count resting time and put islands that all rested long enough to sleep, in place.
 
-    Per body (N,): kind, awake, velocity (N, 2), angular_velocity, reach, sleep_time,
+    Per body (N,): kind, awake, velocity (N, 2) and angular_velocity at the step's end,
+    start_velocity (N, 2) and start_angular_velocity at its start, reach, sleep_time,
     island, pushed (moved by positional correction this step), own_threshold (the body's
     sleep threshold; 0: the world's ``sleep_threshold``). Manifolds (M,): body_a, body_b,
-    separation (M, 2), slop; a contact deeper than twice its slop is an unresolved overlap.
-    (The sub-stepped solver passes each point's separation plus the depth its spring
-    holds its load at, ``engine.soft_contacts.loaded_depths``: that deep it is at rest.)
+    separation (M, 2), opening (M,), slop; a contact deeper than twice its slop and
+    opening faster than a body's threshold (m/s; the one-solve step passes inf) is an
+    overlap still being pushed out. (The sub-stepped solver passes each point's
+    separation plus the depth its spring holds its load at,
+    ``engine.soft_contacts.loaded_depths``: that deep it is at rest.)
     slots: (J, 2) joint body rows (the world: N). Returns the next unused island id.
     """
     n = len(kind)
     deep = np.zeros(n, dtype=np.bool_)
     for i in range(len(body_a)):
         if min(separation[i, 0], separation[i, 1]) < -2.0 * slop[i]:
-            deep[body_a[i]] = True
-            deep[body_b[i]] = True
+            for body in (body_a[i], body_b[i]):
+                own = own_threshold[body]
+                limit = own if own > 0.0 else sleep_threshold
+                deep[body] = deep[body] or opening[i] > limit
     any_resting = False
     for i in range(n):
         candidate = kind[i] == DYNAMIC and awake[i]
-        speed = math.hypot(velocity[i, 0], velocity[i, 1])
-        turning = abs(angular_velocity[i]) * reach[i]
+        vx = 0.5 * (velocity[i, 0] + start_velocity[i, 0])
+        vy = 0.5 * (velocity[i, 1] + start_velocity[i, 1])
+        speed = math.hypot(vx, vy)
+        turning = 0.5 * abs(angular_velocity[i] + start_angular_velocity[i]) * reach[i]
         limit = own_threshold[i] if own_threshold[i] > 0.0 else sleep_threshold
         resting = candidate and speed < limit and turning < limit
         resting = resting and not pushed[i] and not deep[i]

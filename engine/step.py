@@ -55,6 +55,9 @@ def advance_one_step(world) -> None:
     jointed = world._jointed_keys()
     events = world._event_log
 
+    # Sleep judges each body's speed at the middle of the step: from its start and end.
+    previous = (body["velocity"].copy(), body["angular_velocity"].copy()) if world.sleep else None
+
     # 1. forces -> velocities (sleeping bodies feel nothing until woken)
     velocity, start, inv_mass, inv_inertia, dynamic = start_of_step(
         body["position"], body["angle"], body["velocity"], body["angular_velocity"],
@@ -106,9 +109,11 @@ def advance_one_step(world) -> None:
         active, dynamic, manifolds.body_a, manifolds.body_b, slots
     )
     settled = manifolds.separation
+    # The one-solve step's push-out marks what it moves (pushed): any overlap may be open.
+    opening = np.full(len(manifolds), np.inf)
     if world.substeps:
         # The sub-stepped soft solver does stages 4 and 5 itself (``engine.substep``).
-        poses, velocity, pushed, warm, settled = solve_substeps(
+        poses, velocity, pushed, warm, settled, opening = solve_substeps(
             world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
             part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
             collision_filters(body, part, jointed), ignored,
@@ -146,7 +151,8 @@ def advance_one_step(world) -> None:
     if world.sleep:
         world._bodies.next_island = fall_asleep(
             body["kind"], body["awake"], body["velocity"], body["angular_velocity"],
-            body["reach"], body["sleep_time"], body["island"], pushed, body["sleep_threshold"],
-            manifolds.body_a, manifolds.body_b, settled, manifolds.slop, slots,
-            dt, world._sleep_threshold, world._time_to_sleep, world._bodies.next_island,
+            previous[0], previous[1], body["reach"], body["sleep_time"], body["island"],
+            pushed, body["sleep_threshold"], manifolds.body_a, manifolds.body_b, settled,
+            opening, manifolds.slop, slots, dt, world._sleep_threshold, world._time_to_sleep,
+            world._bodies.next_island,
         )  # fmt: skip

@@ -80,6 +80,7 @@ from .settings import ANGULAR_SLOP, CCD_FRACTION, SPECULATIVE_SLOPS
 from .soft_contacts import (
     LEAVE0,
     loaded_depths,
+    opening_speeds,
     prepare_soft,
     softness,
     solve_soft_contact,
@@ -98,9 +99,10 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
                    solve_joints, parts, part_reach, owner, solid, start, swept, inv_mass,
                    inv_inertia, filters, ignored):  # fmt: skip
     """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
-    push-out moved (none: the springs push), the manifolds for the warm-start cache, and
-    each point's separation (M, 2) plus the depth its spring sits at under its load (for
-    sleep: deeper than that is an overlap still pushed out); the manifolds' impulses
+    push-out moved (none: the springs push), the manifolds for the warm-start cache,
+    each point's separation (M, 2) plus the depth its spring sits at under its load, and
+    how fast each manifold (M,) opened over the step (for sleep: an overlap deeper than
+    where its spring rests, opening, is still being pushed out); the manifolds' impulses
     become the step's.
 
     body, joints: the world's columns; manifolds with solve_contacts (M,) bool; slots
@@ -124,7 +126,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     )  # fmt: skip
     contacts = contact_columns(m)
     joint_columns = solver_joint_columns(joints)
-    moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
+    moved, warm_normal, warm_tangent, tree_of, loaded, opening = _substeps(
         contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
         drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
         settings, world._clock.steps % 2 == 1,
@@ -135,9 +137,11 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         moved, world.dt, world._linear_slop, tree_of,
     )  # fmt: skip
     warm = dataclasses.replace(m, normal_impulse=warm_normal, tangent_impulse=warm_tangent)
-    # Sleep judges overlap from where each loaded spring rests, not from touching.
+    # Sleep judges overlap from where each loaded spring rests, not from touching, and
+    # only while the springs are pushing it out.
     settled = m.separation + loaded
-    return poses, velocity, np.zeros(len(body["kind"]), dtype=np.bool_), warm, settled
+    pushed = np.zeros(len(body["kind"]), dtype=np.bool_)
+    return poses, velocity, pushed, warm, settled, opening
 
 
 @kernel
@@ -173,8 +177,9 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
     displacement over the step (N + 1, 3), the warm-start impulses to keep ((M, 2),
     (M,)), each body's joint tree (N + 1,) (-1: none; ``engine.joint_trees``) and the
     depth (M, 2) at which each point's spring holds its last sub-step's load
-    (``engine.soft_contacts.loaded_depths``); the manifolds' impulse columns become the
-    step's totals, the joints' the last sub-step's times n."""
+    (``engine.soft_contacts.loaded_depths``) and how fast each manifold opened over the
+    step (M,) (``engine.soft_contacts.opening_speeds``); the manifolds' impulse columns
+    become the step's totals, the joints' the last sub-step's times n."""
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
     (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
@@ -359,6 +364,9 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
             total[i, 1] += x[i, 1]
             total_t[i] += xt[i]
     loaded = loaded_depths(c, soft, count, x)
+    opening = opening_speeds(
+        soft, count, normal, arm_a, arm_b, separation, body_a, body_b, moved, turn, dt
+    )
     for i in range(m):
         normal_impulse[i, 0], normal_impulse[i, 1] = total[i, 0], total[i, 1]
         tangent_impulse[i] = total_t[i]
@@ -372,7 +380,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
         lower_impulse[j] = accumulated[j, LOWER] * substeps
         upper_impulse[j] = accumulated[j, UPPER] * substeps
         spring_impulse[j] = accumulated[j, SPRING_IMPULSE] * substeps
-    return moved, x, xt, tree_of, loaded
+    return moved, x, xt, tree_of, loaded, opening
 
 
 @kernel(inline=True)

@@ -143,3 +143,53 @@ def test_a_soft_overlap_being_pushed_out_stays_awake_until_out():
             break
     assert not box.awake
     assert box.position[1] - 0.5 > -2.0 * world.linear_slop
+
+
+def test_a_ball_wedged_between_two_walls_falls_asleep_where_it_is_stuck():
+    # Placed 20 cm into each of two walls: their springs push it both ways, at most
+    # max_contact_push_speed, and nothing opens. An overlap that does not open is not
+    # being pushed out, so it sleeps (kept awake, it held a whole pile awake for ever).
+    world = World(substeps=4)
+    add_ground(world, width=60.0)
+    for side in (-1.0, 1.0):
+        world.add_body(Box(1, 3), position=(side * 0.8, 1.5), kind="static")
+    ball = world.add_body(Circle(0.5), position=(0, 0.5))
+    run_for(world, 2.0)
+    assert world.contact_arrays().depth.max() > 0.15  # the premise: still wedged deep
+    assert not ball.awake
+
+
+def _settle(end_speed, start_speed, steps: int) -> bool:
+    """Whether a box on the ground falls asleep within ``steps`` steps of 1/60 s when its
+    velocity at each step's end is end_speed(k) along x, and start_speed(k) at its start
+    (the sleep kernel alone: the solver can leave a body under a pile alternating)."""
+    from engine.body_store import DYNAMIC, STATIC
+    from engine.sleep import fall_asleep
+
+    kind = np.array([STATIC, DYNAMIC], dtype=np.int8)
+    awake = np.array([False, True])
+    reach, sleep_time, island = np.array([10.0, 0.7]), np.zeros(2), np.full(2, -1)
+    pushed, own = np.zeros(2, dtype=np.bool_), np.zeros(2)
+    body_a, body_b = np.array([0]), np.array([1])
+    separation, opening, slop = np.zeros((1, 2)), np.zeros(1), np.full(1, 0.005)
+    slots = np.zeros((0, 2), dtype=np.int64)
+    for k in range(steps):
+        velocity = np.array([[0.0, 0.0], [end_speed(k), 0.0]])
+        start = np.array([[0.0, 0.0], [start_speed(k), 0.0]])
+        fall_asleep(
+            kind, awake, velocity, np.zeros(2), start, np.zeros(2), reach, sleep_time,
+            island, pushed, own, body_a, body_b, separation, opening, slop, slots,
+            1.0 / 60.0, 0.05, 0.5, 0,
+        )  # fmt: skip
+        if not awake[1]:
+            return True
+    return False
+
+
+def test_speed_is_judged_at_the_middle_of_the_step():
+    # Alternating between +-8 cm/s at the ends of steps, a body moves no further than a
+    # millimetre and a half, back and forth: it rests. Moving on at 8 cm/s, it does not.
+    alternating = lambda k: 0.08 * (-1) ** k  # noqa: E731
+    assert _settle(alternating, lambda k: alternating(k - 1), 60)
+    assert not _settle(lambda k: 0.08, lambda k: 0.08, 600)
+    assert not _settle(lambda k: 0.12, lambda k: 0.0, 600)  # speeding up from rest
