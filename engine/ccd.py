@@ -7,7 +7,10 @@ moving more than a fraction of its own size in the step is swept again with its 
 velocity against the static and kinematic parts near its path (and, for bullets, against
 dynamic ones too), with the exact time of impact of the swept narrow phase. A body that
 would hit something within the step is moved only up to that instant, a slop short of
-contact.
+contact. Whether it would pass more than a slop into the surface is judged by the slower
+of its centre's approach and its leading point's, turning included (the sweep itself
+translates), unless the centre would go a quarter of its size past: a body rolling or
+tipping on a surface as it slides fast does not approach it.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ def allowed_times(
     Part table (P, K, 2) vertices and normals, (P,) count, radius and part_reach;
     (M,) broad-phase part pairs and their bodies; (N,) kind, bullet, reach; start: (N, 3)
     poses at the step start; velocity: (N + 1, 3) final velocities; slop: (N + 1,) each
-    body's (``engine.contact_slop``). Static bodies get 0, a fast dynamic body the time of
+    body's (``engine.contact_slop``). Static bodies get 0, a fast dynamic body that would
+    go more than its slop into a part (its centre and its leading point both) the time of
     its first impact less its slop, every other body dt.
     """
     n = len(kind)
@@ -96,19 +100,60 @@ def allowed_times(
     )  # fmt: skip
     separation, normal, toi = found[0], found[1], found[2]
     for s in range(count_sweeps):
-        closing = relative[s, 0] * normal[s, 0] + relative[s, 1] * normal[s, 1]
-        if separation[s] <= 0.0 and closing * dt > slop[mover[s]]:
+        a, b, nx, ny = mover[s], other[s], normal[s, 0], normal[s, 1]
+        closing = relative[s, 0] * nx + relative[s, 1] * ny
+        # The slower of its centre and its leading point (turning included): a box tipping
+        # onto its face as it slides has its centre coming down and its corner, on the
+        # floor, not (judged by its centre, it was stopped every step, hanging in the air).
+        # Unless the centre itself would go a good part of the body past the surface.
+        lead = _leading_closing(
+            vertices, count, radius, mover_part[s], start[a], mover_turns[s], velocity[a],
+            start[b], velocity[b], nx, ny, slop[a],
+        )  # fmt: skip
+        through = closing * dt > fraction * reach[a]
+        speed = closing if through else min(lead, closing)
+        if separation[s] <= 0.0 and speed * dt > slop[a]:
             # Already inside at the start (squeezed in by a heavy body, spawned there): it
             # may go a slop deeper and no more; the push-out takes it back.
-            allowed[mover[s]] = min(allowed[mover[s]], slop[mover[s]] / closing)
+            allowed[a] = min(allowed[a], slop[a] / speed)
             continue
         if not (separation[s] > 0.0) or math.isnan(toi[s]):
             continue
         # A sweep that ends less than a slop past the surface is a landing, not a tunnel:
         # the contact handles it next step, and the body keeps its motion along the surface.
-        margin = slop[mover[s]]
-        if closing * (dt - toi[s]) > margin:
+        margin = slop[a]
+        if speed * (dt - toi[s]) > margin:
             # Stop a slop short of contact along the normal, so the next step starts apart.
-            stop = max(toi[s] - margin / closing, 0.0)
-            allowed[mover[s]] = min(allowed[mover[s]], stop)
+            stop = max(toi[s] - margin / speed, 0.0)
+            allowed[a] = min(allowed[a], stop)
     return allowed
+
+
+@kernel(inline=True)
+def _leading_closing(vertices, count, radius, part, pose, turn, velocity, other_pose,
+                     other_velocity, nx, ny, slop):  # fmt: skip
+    """The fastest approach along the normal (nx, ny), from the mover towards the other
+    body, of the mover part's leading points: its vertices within ``slop`` of the one
+    furthest that way at the step's start (a face lying on the surface leads with both its
+    ends, whichever rounding puts ahead), each body's turning included. velocity,
+    other_velocity (3,) as (vx, vy, w); pose, other_pose (3,); turn: the mover's
+    (cos, sin)."""
+    c, s_ = turn[0], turn[1]
+    furthest = -np.inf
+    for k in range(count[part]):
+        x = c * vertices[part, k, 0] - s_ * vertices[part, k, 1]
+        y = s_ * vertices[part, k, 0] + c * vertices[part, k, 1]
+        furthest = max(furthest, x * nx + y * ny)
+    fastest = -np.inf
+    for k in range(count[part]):
+        x = c * vertices[part, k, 0] - s_ * vertices[part, k, 1]
+        y = s_ * vertices[part, k, 0] + c * vertices[part, k, 1]
+        if x * nx + y * ny >= furthest - slop:
+            px, py = x + radius[part] * nx, y + radius[part] * ny
+            # The point's velocity on each body: v + w x r.
+            ox = pose[0] + px - other_pose[0]
+            oy = pose[1] + py - other_pose[1]
+            vx = velocity[0] - velocity[2] * py - (other_velocity[0] - other_velocity[2] * oy)
+            vy = velocity[1] + velocity[2] * px - (other_velocity[1] + other_velocity[2] * ox)
+            fastest = max(fastest, vx * nx + vy * ny)
+    return fastest

@@ -104,6 +104,29 @@ def test_glancing_hit_on_frictionless_wall_keeps_sliding(shape, speed):
     assert abs(body.position[1] - vy * 1.0) <= 2 * vy * DT
 
 
+@pytest.mark.parametrize("substeps", [0, 4])
+@pytest.mark.parametrize("spin", [-3.0, 0.0, 3.0])
+def test_a_box_tipping_onto_a_frictionless_floor_as_it_slides_keeps_sliding(spin, substeps):
+    """A box on its corner on a frictionless floor, sliding at 9 m/s (fast enough to be
+    swept), tips onto its face: its centre comes down while the corner on the floor does
+    not. The floor pushes only along y, so x(t) = 9 t; two steps' travel is allowed, as for
+    the glancing hit. Judged by its centre's approach, the sweep stopped it every step and
+    the box hung still, its velocity saying 9 m/s."""
+    world = World(substeps=substeps, sleep=False, dt=DT)
+    world.add_body(Box(100, 1), position=(0, -0.5), kind="static", friction=0.0)
+    angle = 0.3
+    lowest = -0.35 * (math.sin(angle) + math.cos(angle))  # the lower corner's height
+    box = world.add_body(
+        Box(0.7, 0.7), position=(0, 0.001 - lowest), angle=angle, velocity=(9.0, -0.5),
+        angular_velocity=spin, friction=0.0,
+    )  # fmt: skip
+    steps = 30
+    for _ in range(steps):
+        world.step()
+    assert box.velocity[0] == pytest.approx(9.0, rel=1e-9)
+    assert abs(box.position[0] - 9.0 * steps * DT) <= 2 * 9.0 * DT
+
+
 def wall_frame_x(point, wall) -> float:
     """x of a world point in the wall's local frame (negative: the near side)."""
     c, s = math.cos(wall.angle), math.sin(wall.angle)
