@@ -156,24 +156,29 @@ def loaded_depths(c, soft, count, normal_impulse):
 
 
 @kernel
-def opening_speeds(soft, count, normal, arm_a, arm_b, separation, body_a, body_b, moved, turn,
-                   dt):  # fmt: skip
+def opening_speeds(count, normal, arm_a, arm_b, separation, loaded, slop, body_a, body_b,
+                   moved, dt):  # fmt: skip
     """(M,) how fast each manifold's points moved apart over the step, the fastest of them
     (m/s; negative: closing): each point's separation at the step's end, from the bodies'
-    displacement ``moved`` (N + 1, 3) and turn ``turn`` (N + 1, 2: cos, sin), less its
-    separation (M, 2) at the start, over dt. soft: the prepared soft rows; count (M,);
-    normal (M, 2); arm_a, arm_b (M, 2, 2); body_a, body_b (M,)."""
+    displacement ``moved`` (N + 1, 3) since the step's start, less its separation (M, 2)
+    at the start, over dt. Only where sleep asks (a point more than two slops deeper than
+    its spring's loaded depth, ``loaded`` (M, 2); slop (M,)); -inf elsewhere. count (M,);
+    normal (M, 2); arm_a, arm_b (M, 2, 2) at the step's start; body_a, body_b (M,)."""
     m = len(count)
     opening = np.full(m, -np.inf)
     for i in range(m):
+        settled = min(separation[i, 0] + loaded[i, 0], separation[i, 1] + loaded[i, 1])
+        if not settled < -2.0 * slop[i]:
+            continue
         a, b = body_a[i], body_b[i]
+        nx, ny = normal[i, 0], normal[i, 1]
         dx, dy = moved[b, 0] - moved[a, 0], moved[b, 1] - moved[a, 1]
+        ca, sa = math.cos(moved[a, 2]), math.sin(moved[a, 2])
+        cb, sb = math.cos(moved[b, 2]), math.sin(moved[b, 2])
         for p in range(count[i]):
-            now = _separation(
-                soft[i, BASE0 + p], arm_a[i, p, 0], arm_a[i, p, 1], arm_b[i, p, 0],
-                arm_b[i, p, 1], normal[i, 0], normal[i, 1], dx, dy, turn[a, 0], turn[a, 1],
-                turn[b, 0], turn[b, 1],
-            )  # fmt: skip
+            ax, ay, bx, by = arm_a[i, p, 0], arm_a[i, p, 1], arm_b[i, p, 0], arm_b[i, p, 1]
+            base = separation[i, p] - ((bx - ax) * nx + (by - ay) * ny)
+            now = _separation(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb)
             opening[i] = max(opening[i], (now - separation[i, p]) / dt)
     return opening
 

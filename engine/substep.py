@@ -100,10 +100,10 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
                    inv_inertia, filters, ignored):  # fmt: skip
     """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
     push-out moved (none: the springs push), the manifolds for the warm-start cache,
-    each point's separation (M, 2) plus the depth its spring sits at under its load, and
-    how fast each manifold (M,) opened over the step (for sleep: an overlap deeper than
-    where its spring rests, opening, is still being pushed out); the manifolds' impulses
-    become the step's.
+    each point's separation (M, 2) plus the depth its spring sits at under its load, and,
+    with sleep on, how fast each manifold (M,) opened over the step (for sleep: an overlap
+    deeper than where its spring rests, opening, is still being pushed out); the
+    manifolds' impulses become the step's.
 
     body, joints: the world's columns; manifolds with solve_contacts (M,) bool; slots
     (J, 2), solve_joints (J,) bool; parts, part_reach, owner, solid: the part table and the
@@ -126,7 +126,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     )  # fmt: skip
     contacts = contact_columns(m)
     joint_columns = solver_joint_columns(joints)
-    moved, warm_normal, warm_tangent, tree_of, loaded, opening = _substeps(
+    moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
         contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
         drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
         settings, world._clock.steps % 2 == 1,
@@ -140,6 +140,12 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     # Sleep judges overlap from where each loaded spring rests, not from touching, and
     # only while the springs are pushing it out.
     settled = m.separation + loaded
+    opening = None
+    if world.sleep:
+        opening = opening_speeds(
+            m.count, m.normal, m.arm_a, m.arm_b, m.separation, loaded, m.slop, m.body_a,
+            m.body_b, moved, world.dt,
+        )  # fmt: skip
     pushed = np.zeros(len(body["kind"]), dtype=np.bool_)
     return poses, velocity, pushed, warm, settled, opening
 
@@ -177,9 +183,8 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
     displacement over the step (N + 1, 3), the warm-start impulses to keep ((M, 2),
     (M,)), each body's joint tree (N + 1,) (-1: none; ``engine.joint_trees``) and the
     depth (M, 2) at which each point's spring holds its last sub-step's load
-    (``engine.soft_contacts.loaded_depths``) and how fast each manifold opened over the
-    step (M,) (``engine.soft_contacts.opening_speeds``); the manifolds' impulse columns
-    become the step's totals, the joints' the last sub-step's times n."""
+    (``engine.soft_contacts.loaded_depths``); the manifolds' impulse columns become the
+    step's totals, the joints' the last sub-step's times n."""
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
     (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
@@ -364,9 +369,6 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
             total[i, 1] += x[i, 1]
             total_t[i] += xt[i]
     loaded = loaded_depths(c, soft, count, x)
-    opening = opening_speeds(
-        soft, count, normal, arm_a, arm_b, separation, body_a, body_b, moved, turn, dt
-    )
     for i in range(m):
         normal_impulse[i, 0], normal_impulse[i, 1] = total[i, 0], total[i, 1]
         tangent_impulse[i] = total_t[i]
@@ -380,7 +382,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
         lower_impulse[j] = accumulated[j, LOWER] * substeps
         upper_impulse[j] = accumulated[j, UPPER] * substeps
         spring_impulse[j] = accumulated[j, SPRING_IMPULSE] * substeps
-    return moved, x, xt, tree_of, loaded, opening
+    return moved, x, xt, tree_of, loaded
 
 
 @kernel(inline=True)
