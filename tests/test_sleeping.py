@@ -7,6 +7,8 @@ import pytest
 from builders import add_ground, run_for, stack
 
 from engine import Box, Circle, World
+from engine.body_store import DYNAMIC, STATIC
+from engine.sleep import fall_asleep
 
 
 def test_a_settled_pyramid_falls_asleep_and_stays_put():
@@ -163,9 +165,6 @@ def _settle(end_speed, start_speed, steps: int) -> bool:
     """Whether a box on the ground falls asleep within ``steps`` steps of 1/60 s when its
     velocity at each step's end is end_speed(k) along x, and start_speed(k) at its start
     (the sleep kernel alone: the solver can leave a body under a pile alternating)."""
-    from engine.body_store import DYNAMIC, STATIC
-    from engine.sleep import fall_asleep
-
     kind = np.array([STATIC, DYNAMIC], dtype=np.int8)
     awake = np.array([False, True])
     reach, sleep_time, island = np.array([10.0, 0.7]), np.zeros(2), np.full(2, -1)
