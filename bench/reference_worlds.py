@@ -1,10 +1,11 @@
-"""Adapters that let the solver-quality scenes build the same world in pymunk and in
-Box2D (pybox2d): each offers the part of ``World.add_body`` and ``World.step`` the scenes
-of ``bench.solver_quality_reference`` use, with each engine's default settings (listed
-there), plus pin joints, contact depths and the first-step contact impulse.
+"""Adapters that let the solver-quality scenes build the same world in pymunk, in
+Box2D 2.3 (pybox2d) and in Box2D 3.1 (pyb2d3): each offers the part of
+``World.add_body`` and ``World.step`` the scenes of ``bench.solver_quality_reference``
+use, with each engine's default settings (listed there), plus pin joints, contact depths
+and the first-step contact impulse.
 
-Both adapters offer the same methods (``PymunkWorld`` and ``Box2DWorld``, each made with
-``sleep``: whether bodies may fall asleep):
+The adapters offer the same methods (``PymunkWorld``, ``Box2DWorld`` and
+``Box2D3World``, each made with ``sleep``: whether bodies may fall asleep):
 
 - ``add_body(shapes, position, angle, velocity, angular_velocity, density, friction,
   restitution, kind)``: as ``World.add_body`` (engine shapes in, the engine's mass);
@@ -16,7 +17,7 @@ Both adapters offer the same methods (``PymunkWorld`` and ``Box2DWorld``, each m
 - ``finite()``: every dynamic body's numbers finite; ``pin_gap(pin)``: the distance
   between its two anchors; ``deepest(body)``: the deepest overlap of its shapes now;
 - ``record_first_impulses()``: a list that gets the normal impulse of each contact in
-  the step it begins.
+  the step it begins (None where the engine does not report one).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ DT = 1 / 60
 TIME_TO_SLEEP = 0.5  # s, the engine's
 SLEEP_SPEED = 0.05  # m/s, the engine's sleep threshold: the rain scene's "moving" rule
 BOX2D_ITERATIONS = (8, 3)  # velocity, position
+BOX2D3_SUBSTEPS = 4  # Box2D 3's default, as its samples step
 
 
 def _parts(shapes):
@@ -139,7 +141,34 @@ class PymunkWorld:
         return seen
 
 
-class Box2DWorld:
+class _Box2DReadouts:
+    """The pose and speed readouts both Box2D bindings share, given the names of their
+    velocity attributes."""
+
+    LINEAR, ANGULAR = "linearVelocity", "angularVelocity"
+    dynamic: list
+
+    @staticmethod
+    def position(body):
+        return np.array(tuple(body.position))
+
+    @staticmethod
+    def angle(body):
+        return body.angle
+
+    def velocity(self, body):
+        return np.array(tuple(getattr(body, self.LINEAR)))
+
+    @staticmethod
+    def asleep(body):
+        return not body.awake
+
+    def finite(self):
+        return all(math.isfinite(v) for b in self.dynamic for v in (
+            *b.position, *getattr(b, self.LINEAR), b.angle, getattr(b, self.ANGULAR)))  # fmt: skip
+
+
+class Box2DWorld(_Box2DReadouts):
     """A pybox2d b2World behind the part of the engine's World the scenes use."""
 
     name = "Box2D"
@@ -185,26 +214,6 @@ class Box2DWorld:
 
     def step(self):
         self.world.Step(DT, *BOX2D_ITERATIONS)
-
-    @staticmethod
-    def position(body):
-        return np.array(tuple(body.position))
-
-    @staticmethod
-    def angle(body):
-        return body.angle
-
-    @staticmethod
-    def velocity(body):
-        return np.array(tuple(body.linearVelocity))
-
-    @staticmethod
-    def asleep(body):
-        return not body.awake
-
-    def finite(self):
-        return all(math.isfinite(v) for b in self.dynamic for v in
-                   (*b.position, *b.linearVelocity, b.angle, b.angularVelocity))  # fmt: skip
 
     @staticmethod
     def pin_gap(joint):
@@ -257,4 +266,102 @@ class Box2DWorld:
         return seen
 
 
-ENGINES = (PymunkWorld, Box2DWorld)
+class Box2D3World(_Box2DReadouts):
+    """A Box2D 3 world (pyb2d3) behind the part of the engine's World the scenes use."""
+
+    name = "Box2D 3"
+    LINEAR, ANGULAR = "linear_velocity", "angular_velocity"
+
+    def __init__(self, sleep: bool = True):
+        import pyb2d3
+
+        self.b2 = pyb2d3
+        self.world = pyb2d3.World(gravity=(0.0, -G))
+        self.world.sleeping_enabled = sleep
+        self.dynamic, self.ground, self.polygons = [], None, {}
+
+    def add_body(self, shapes, position=(0.0, 0.0), angle=0.0, velocity=(0.0, 0.0),
+                 angular_velocity=0.0, density=1.0, friction=0.6, restitution=0.0,
+                 kind="dynamic"):  # fmt: skip
+        b2 = self.b2
+        create = {"dynamic": self.world.create_dynamic_body,
+                  "static": self.world.create_static_body,
+                  "kinematic": self.world.create_kinematic_body}[kind]  # fmt: skip
+        moving = {} if kind == "static" else {
+            "linear_velocity": tuple(map(float, velocity)),
+            "angular_velocity": float(angular_velocity)}  # fmt: skip
+        body = create(position=tuple(map(float, position)),
+                      rotation=b2.make_rot(float(angle)), **moving)  # fmt: skip
+        material = b2.surface_material(friction=friction, restitution=restitution)
+        definition = b2.shape_def(material=material,
+                                  density=density if kind == "dynamic" else 0.0)  # fmt: skip
+        polygons = self.polygons.setdefault(body.id, [])
+        for form, geometry, centre in _parts(shapes):
+            if form == "circle":
+                body.create_circle_shape(definition, b2.circle(centre, geometry))
+            else:
+                body.create_polygon_shape(definition, b2.polygon(points=geometry))
+                polygons.append(np.array(geometry))
+        if kind == "dynamic":
+            self.dynamic.append(body)
+        return body
+
+    def add_pin(self, body_a, body_b, anchor):
+        """A revolute joint at the world point ``anchor`` (body_b None: the world)."""
+        if body_b is None:
+            self.ground = self.ground or self.world.create_static_body()
+            body_b = self.ground
+        anchor = self.b2.Vec2(*map(float, anchor))
+        # collide_connected is False by default, as in the engine.
+        return self.world.create_revolute_joint(
+            body_a=body_a, body_b=body_b, local_anchor_a=body_a.local_point(anchor),
+            local_anchor_b=body_b.local_point(anchor),
+        )  # fmt: skip
+
+    def step(self):
+        self.world.step(DT, BOX2D3_SUBSTEPS)
+
+    @staticmethod
+    def pin_gap(joint):
+        a = joint.body_a.world_point(joint.local_anchor_a)
+        b = joint.body_b.world_point(joint.local_anchor_b)
+        return math.hypot(a[0] - b[0], a[1] - b[1])
+
+    def deepest(self, body):
+        """The deepest vertex of a dynamic polygon inside one of ``body``'s polygons (0 if
+        none): pyb2d3 does not expose a body's contacts, and Box2D 3's polygons have no
+        skin, so a vertex's depth is the overlap of the shapes as built."""
+        frames = [self._frame(body) @ np.c_[part, np.ones(len(part))].T
+                  for part in self.polygons[body.id]]  # fmt: skip
+        inside = [_faces(part.T[:, :2]) for part in frames]
+        deepest = 0.0
+        for other in self.dynamic:
+            for part in self.polygons.get(other.id, ()):
+                vertices = (self._frame(other) @ np.c_[part, np.ones(len(part))].T).T[:, :2]
+                for normals, offsets in inside:
+                    depth = (offsets[None, :] - vertices @ normals.T).min(axis=1)
+                    deepest = max(deepest, float(depth.max()))
+        return deepest
+
+    @staticmethod
+    def _frame(body):
+        """(3, 3) the body's local-to-world transform."""
+        (x, y), angle = tuple(body.position), body.angle
+        c, s = math.cos(angle), math.sin(angle)
+        return np.array([[c, -s, x], [s, c, y], [0.0, 0.0, 1.0]])
+
+    @staticmethod
+    def record_first_impulses():
+        """pyb2d3 reports no contact impulses: a list that stays empty."""
+        return []
+
+
+def _faces(vertices):
+    """((n, 2) outward normals, (n,) offsets) of a counter-clockwise convex polygon's
+    faces: a point p is inside where every offset - normal . p > 0, by that much."""
+    edges = np.roll(vertices, -1, axis=0) - vertices
+    normals = np.c_[edges[:, 1], -edges[:, 0]] / np.hypot(*edges.T)[:, None]
+    return normals, (normals * vertices).sum(axis=1)
+
+
+ENGINES = (PymunkWorld, Box2DWorld, Box2D3World)
