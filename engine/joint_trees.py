@@ -168,16 +168,18 @@ def joint_forest(kind, slots, solve, inv_mass, inv_inertia):
 
 
 @kernel
-def solve_trees(order, child, parent, child_side, kind, rows, offset, target, inv_mass,
+def solve_trees(order, child, parent, child_side, used, rows, offset, target, inv_mass,
                 inv_inertia, base, impulses):  # fmt: skip
     """Solve J W J^T lambda = target - J base exactly over the tree joints, then
     base += W J^T lambda and impulses[:, :3] += lambda.
 
-    order, child, parent, child_side: from ``joint_forest``; kind (J,); rows (J, >= offset
-    + 18): each joint's three Jacobian rows (3, 6) row-major from column offset (slot A's
-    vx, vy, w, then B's); target (J, 3) (ignored in unused rows); inv_mass, inv_inertia
-    (N + 1,); base (N + 1, 3), velocities (or displacements) changed in place; impulses
-    (J, >= 3). W is diag(inv_mass, inv_mass, inv_inertia).
+    order, child, parent, child_side: from ``joint_forest``; used (J, 3) bool: the rows
+    each joint solves (``USED_ROWS`` of its kind, or more: an engaged angle limit,
+    ``engine.tree_turns``); rows (J, >= offset + 18): each joint's three Jacobian rows
+    (3, 6) row-major from column offset (slot A's vx, vy, w, then B's); target (J, 3)
+    (ignored in unused rows); inv_mass, inv_inertia (N + 1,); base (N + 1, 3), velocities
+    (or displacements) changed in place; impulses (J, >= 3). W is diag(inv_mass,
+    inv_mass, inv_inertia).
     """
     t_count = len(order)
     if t_count == 0:
@@ -206,7 +208,7 @@ def solve_trees(order, child, parent, child_side, kind, rows, offset, target, in
         j = order[s]
         c, p = child[j], parent[j]
         _split_rows(rows, j, offset, child_side[j], jc, jp)
-        use = USED_ROWS[kind[j]]
+        use = used[j]
         # k = Jc Wc Jc^T + Jp Wp Jp^T over the used rows (an unused row: k_rr = 1, its
         # impulse stays 0), with g = Jp Wp kept for the way back (zero in unused rows).
         k[:, :] = 0.0
@@ -348,8 +350,8 @@ def project_trees(order, child, parent, child_side, kind, anchor_a, anchor_b, ax
         return moved  # nothing past the tolerance: nothing moves
     lam = np.zeros((j_count, 3))
     solve_trees(
-        order, child, parent, child_side, kind, rows, 0, target, inv_mass, inv_inertia,
-        moved, lam,
+        order, child, parent, child_side, USED_ROWS[kind], rows, 0, target, inv_mass,
+        inv_inertia, moved, lam,
     )  # fmt: skip
     return moved
 

@@ -87,6 +87,13 @@ from .soft_contacts import (
 )
 from .soft_joints import soften_joints, solve_soft_main
 from .solver_settings import IMPACT_RELAX, MAX_HERTZ_SHARE, TREE_TOLERANCE
+from .tree_turns import (
+    engage_limits,
+    held_turns,
+    settle_limits,
+    solve_held_turns,
+    without_held_turns,
+)
 from .velocity_solver import (
     STREAMS,
     contact_columns,
@@ -134,7 +141,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     poses = _stop_tunnels(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), owner, solid,
         filters, ignored, body["bullet"], body["reach"], body["thickness"], start, swept,
-        moved, world.dt, world._linear_slop, tree_of,
+        moved, world.dt, world._linear_slop, tree_of, velocity,
     )  # fmt: skip
     warm = dataclasses.replace(m, normal_impulse=warm_normal, tangent_impulse=warm_tangent)
     # Sleep judges overlap from where each loaded spring rests, not from touching, and
@@ -241,6 +248,8 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
     )
     trees = len(tree_order) > 0
     exact = child >= 0
+    turns_held = held_turns(kind, child)
+    turning = softened
     no_target = np.zeros((j_count, 3))
     relax_rows = rigid
     for _ in range(substeps):
@@ -263,12 +272,24 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 frequency, axis, ratio, slots, solve_joints, poses, inv_mass, inv_inertia,
                 joint_hertz, joint_ratio, h, exact,
             )  # fmt: skip
+            turning = without_held_turns(softened, turns_held) if trees else softened
             warm_start_joints(kind, slots, solve_joints, rigid, accumulated, inv_inertia, velocity)
         warm_start_contacts(body_a, body_b, c, x, xt, solve_contacts, velocity)
+        for i in order:
+            if solve_contacts[i]:
+                solve_soft_contact(
+                    i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity, accel,
+                    moved, turn, inv_h, push, True, threshold,
+                )  # fmt: skip
         for j in range(j_count):
             if solve_joints[j]:
+                if turns_held[j]:
+                    solve_held_turns(
+                        j, slots[j, 0], slots[j, 1], softened, accumulated, inv_inertia,
+                        velocity,
+                    )  # fmt: skip
                 solve_joint(
-                    j, slots[j, 0], slots[j, 1], has_axis[j], softened, accumulated,
+                    j, slots[j, 0], slots[j, 1], has_axis[j], turning, accumulated,
                     inv_inertia, velocity,
                 )  # fmt: skip
                 solve_soft_main(
@@ -281,16 +302,26 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 tree_order, kind, anchor_a, anchor_b, axis, length, reference_angle, ratio,
                 slots, poses, velocity, softened, ROWS, h,
             )  # fmt: skip
+            used, tree_rows, engaged = engage_limits(
+                softened, kind, turns_held, target, tree_angular, inv_h
+            )
             solve_trees(
-                tree_order, child, parent, side, kind, softened, ROWS, target, inv_mass,
+                tree_order, child, parent, side, used, tree_rows, ROWS, target, inv_mass,
                 inv_inertia, velocity, accumulated,
             )  # fmt: skip
-        for i in order:
-            if solve_contacts[i]:
-                solve_soft_contact(
-                    i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity, accel,
-                    moved, turn, inv_h, push, True, threshold,
-                )  # fmt: skip
+            settle_limits(engaged, accumulated)
+            for j in range(j_count):
+                if turns_held[j]:
+                    solve_held_turns(
+                        j, slots[j, 0], slots[j, 1], softened, accumulated, inv_inertia,
+                        velocity,
+                    )  # fmt: skip
+            for i in order:
+                if solve_contacts[i] and (tree_of[body_a[i]] >= 0 or tree_of[body_b[i]] >= 0):
+                    solve_soft_contact(
+                        i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity, accel,
+                        moved, turn, inv_h, push, True, threshold,
+                    )  # fmt: skip
         held = _held(body_a, body_b, solve_contacts, x, slots, solve_joints, n)
         for i in range(n):
             # A body nothing held flies its exact parabola (its forces are constant over
@@ -324,25 +355,49 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
                 correction, slots, solve_joints, poses, inv_mass, inv_inertia, h, accumulated,
             )  # fmt: skip
-            relax_rows = without_tree_mains(rigid, child) if trees else rigid
-        for _ in range(relax):
-            for j in range(j_count):
-                if solve_joints[j]:
-                    solve_joint(
-                        j, slots[j, 0], slots[j, 1], has_axis[j], relax_rows, accumulated,
-                        inv_inertia, velocity,
-                    )  # fmt: skip
+            relax_rows = rigid
             if trees:
-                solve_trees(
-                    tree_order, child, parent, side, kind, rigid, ROWS, no_target, inv_mass,
-                    inv_inertia, velocity, accumulated,
-                )  # fmt: skip
+                relax_rows = without_held_turns(without_tree_mains(rigid, child), turns_held)
+        for _ in range(relax):
             for i in order:
                 if solve_contacts[i]:
                     solve_soft_contact(
                         i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity,
                         accel, moved, turn, inv_h, push, False, threshold,
                     )  # fmt: skip
+            for j in range(j_count):
+                if solve_joints[j]:
+                    if turns_held[j]:
+                        solve_held_turns(
+                            j, slots[j, 0], slots[j, 1], rigid, accumulated, inv_inertia,
+                            velocity,
+                        )  # fmt: skip
+                    solve_joint(
+                        j, slots[j, 0], slots[j, 1], has_axis[j], relax_rows, accumulated,
+                        inv_inertia, velocity,
+                    )  # fmt: skip
+            if trees:
+                relax_target = no_target.copy()
+                used, tree_rows, engaged = engage_limits(
+                    rigid, kind, turns_held, relax_target, tree_angular, inv_h
+                )
+                solve_trees(
+                    tree_order, child, parent, side, used, tree_rows, ROWS, relax_target,
+                    inv_mass, inv_inertia, velocity, accumulated,
+                )  # fmt: skip
+                settle_limits(engaged, accumulated)
+                for j in range(j_count):
+                    if turns_held[j]:
+                        solve_held_turns(
+                            j, slots[j, 0], slots[j, 1], rigid, accumulated, inv_inertia,
+                            velocity,
+                        )  # fmt: skip
+                for i in order:
+                    if solve_contacts[i] and (tree_of[body_a[i]] >= 0 or tree_of[body_b[i]] >= 0):
+                        solve_soft_contact(
+                            i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity,
+                            accel, moved, turn, inv_h, push, False, threshold,
+                        )  # fmt: skip
         # One pass cannot carry an impact through what the struck body rests on: more for
         # the contacts of the dynamic bodies struck in this step faster than the springs
         # push (slower, the springs catch it; a settling pyramid has none).
@@ -431,7 +486,7 @@ def _held(body_a, body_b, solve_contacts, normal_impulse, slots, solve_joints, n
 
 @kernel
 def _stop_tunnels(table, owner, solid, filters, ignored, bullet, reach, thickness, start,
-                  swept, moved, dt, world_slop, tree_of):  # fmt: skip
+                  swept, moved, dt, world_slop, tree_of, velocity):  # fmt: skip
     """The poses (N + 1, 3) at the step's end: start + moved, except that a fast body
     whose straight motion over the step would pass into a static or kinematic part (or,
     for a bullet, any part) stops at its time of impact (``engine.ccd.allowed_times``,
@@ -459,6 +514,9 @@ def _stop_tunnels(table, owner, solid, filters, ignored, bullet, reach, thicknes
     for i in range(n):
         if tree_of[i] >= 0 and kind[i] == DYNAMIC:
             allowed[i] = earliest[tree_of[i]]
+            if allowed[i] < dt:
+                for axis in range(3):
+                    velocity[i, axis] *= allowed[i] / dt
     poses = start + moved
     for i in range(n):
         if allowed[i] < dt:

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from builders import G, run_for
+from builders import G, ragdoll, run_for
 
 from demos.scenes.ragdoll import add_ragdoll
 from engine import (
@@ -19,6 +19,7 @@ from engine import (
     WeldJoint,
     World,
 )
+from engine.joint_geometry import USED_ROWS
 from engine.joint_store import PRISMATIC, REVOLUTE, WELD
 from engine.joint_trees import joint_forest, solve_trees
 from engine.solver_settings import SOFT_SUBSTEPS
@@ -120,6 +121,38 @@ def test_forty_ragdolls_piling_up_keep_every_pivot_within_a_centimetre():
     assert widest_pivot_gap(world, 120) < 0.01
 
 
+@pytest.mark.parametrize("spin", [0.5, 2.0, 3.5])
+def test_a_ragdoll_lying_on_the_ground_does_not_spin_up(spin):
+    """Dropped tumbling from 4 m, with limits and hinge friction in every joint and its
+    parts colliding with each other. Stopped as one by the continuous-collision stop, it
+    kept its velocities and was stopped again every step, frozen, speeding up; limits and
+    hinge friction solved as torques alone were undone by the tree's exact pivots."""
+    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
+    ragdoll(world, 0.0, 4.0)[0].angular_velocity = spin  # tumble on the way down
+    run_for(world, 5.0)
+    fastest = 0.0
+    for _ in range(300):  # 5-10 s
+        world.step()
+        fastest = max(fastest, float(np.hypot(*world.velocities.T).max()))
+    assert fastest < 1.0
+
+
+def test_a_two_link_arm_resting_on_its_limits_holds_them_still():
+    """Hanging from the world with both hinges pressed against their lower limits by its
+    weight: the tree solve holds the engaged limits exactly, pivots included."""
+    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    upper = world.add_body(Box(1, 0.2), position=(0.5, 2))
+    fore = world.add_body(Box(1, 0.2), position=(1.5, 2))
+    shoulder = world.add_joint(RevoluteJoint(upper, None, anchor=(0, 2), lower=-0.3, upper=0.3))
+    elbow = world.add_joint(RevoluteJoint(upper, fore, anchor=(1, 2), lower=-0.3, upper=0.3))
+    run_for(world, 2.0)
+    for joint in (shoulder, elbow):
+        assert joint.angle == pytest.approx(-0.3, abs=math.radians(0.2))
+        assert abs(joint.speed) < 1e-3
+        assert np.hypot(*(joint.anchor_a - joint.anchor_b)) < 1e-4
+
+
 # -- the forest -----------------------------------------------------------------------------
 def forest(pairs, kinds, movable):
     """joint_forest on joints ``pairs`` (J, 2) of kinds (J,) between slots whose inverse
@@ -198,8 +231,8 @@ def test_the_tree_solve_matches_a_dense_solve(seed):
     out = velocity.copy()
     impulses = np.zeros((count, 7))
     solve_trees(
-        order, child, parent, side, kind, rows.reshape(count, 18), 0, target, inv_mass,
-        inv_inertia, out, impulses,
+        order, child, parent, side, USED_ROWS[kind], rows.reshape(count, 18), 0, target,
+        inv_mass, inv_inertia, out, impulses,
     )  # fmt: skip
     scale = np.abs(expected).max()
     np.testing.assert_allclose(impulses[:, :3], expected, rtol=0, atol=1e-9 * scale)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from builders import G, measured_period, run_for
+from builders import G, measured_period, ragdoll, run_for
 
 from engine import Box, Circle, DistanceJoint, RevoluteJoint, World
 
@@ -165,46 +165,6 @@ def test_speed_reads_the_joints_own_bodies_among_many_joints():
 
 
 # -- whole scenes ---------------------------------------------------------------------------
-HINGE_FRICTION = 0.05
-
-
-def ragdoll(world: World, x: float, y: float) -> list:
-    """A ragdoll standing at (x, y) (its feet): head, torso, arms and legs in two parts,
-    with a little friction in every hinge."""
-    parts = {
-        "torso": (Box(0.4, 0.7), (x, y + 1.25)),
-        "head": (Circle(0.15), (x, y + 1.78)),
-        "upper_arm_l": (Box(0.12, 0.35), (x - 0.28, y + 1.42)),
-        "lower_arm_l": (Box(0.1, 0.35), (x - 0.28, y + 1.07)),
-        "upper_arm_r": (Box(0.12, 0.35), (x + 0.28, y + 1.42)),
-        "lower_arm_r": (Box(0.1, 0.35), (x + 0.28, y + 1.07)),
-        "thigh_l": (Box(0.15, 0.45), (x - 0.1, y + 0.68)),
-        "shin_l": (Box(0.12, 0.45), (x - 0.1, y + 0.23)),
-        "thigh_r": (Box(0.15, 0.45), (x + 0.1, y + 0.68)),
-        "shin_r": (Box(0.12, 0.45), (x + 0.1, y + 0.23)),
-    }
-    body = {name: world.add_body(shape, position=at) for name, (shape, at) in parts.items()}
-    joints = [
-        ("torso", "head", (x, y + 1.62), -0.5, 0.5),
-        ("torso", "upper_arm_l", (x - 0.28, y + 1.58), -2.5, 0.5),
-        ("upper_arm_l", "lower_arm_l", (x - 0.28, y + 1.25), -2.0, 0.0),
-        ("torso", "upper_arm_r", (x + 0.28, y + 1.58), -0.5, 2.5),
-        ("upper_arm_r", "lower_arm_r", (x + 0.28, y + 1.25), 0.0, 2.0),
-        ("torso", "thigh_l", (x - 0.1, y + 0.9), -1.5, 0.5),
-        ("thigh_l", "shin_l", (x - 0.1, y + 0.45), 0.0, 2.0),
-        ("torso", "thigh_r", (x + 0.1, y + 0.9), -0.5, 1.5),
-        ("thigh_r", "shin_r", (x + 0.1, y + 0.45), -2.0, 0.0),
-    ]
-    for a, b, anchor, lower, upper in joints:
-        world.add_joint(
-            RevoluteJoint(
-                body[a], body[b], anchor=anchor, lower=lower, upper=upper,
-                max_motor_torque=HINGE_FRICTION,
-            )
-        )  # fmt: skip
-    return list(body.values())
-
-
 @pytest.mark.parametrize("spin", [0.5, 2.0, 3.5])
 def test_a_ragdoll_falls_onto_the_ground_without_exploding(spin):
     world = World()

@@ -1,0 +1,182 @@
+"""Motors and angle limits of the revolute joints solved exactly in joint trees.
+
+A revolute joint's motor and limits act on its relative angular speed. Gauss-Seidel gives
+such a row the axial mass 1 / (1/I_a + 1/I_b) and applies it as a pure torque, which also
+swings the pivot points apart; among rows visited again and again that converges. In a
+joint tree (``engine.joint_trees``) the pivot is then solved exactly, and closing it
+undoes most of the turn: a limb resting on its limit, or held by hinge friction, was
+never stopped, and a ragdoll on the ground kept moving for ever, some of its limbs
+spinning ever faster (12 m/s after 5 s).
+
+Here the turn comes with the pivot impulse that leaves the pivot's speed as it was. With
+K = J W J^T over the joint's two pivot rows and its angle row a = (0, 0, -1, 0, 0, 1), an
+impulse lambda on the angle comes with Lambda = lambda K^-1 e_2 / (K^-1)_22 on the three
+rows: the pivot rows' speeds do not change, and the relative angular speed changes by
+lambda / (K^-1)_22, the row's mass being (K^-1)_22 (the axial mass when the pivot sits on
+both centres, more when the bodies must swing about it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+from .joint_columns import (
+    LOWER_BIAS,
+    LOWER_MASS,
+    MAX_MOTOR_IMPULSE,
+    MOTOR_MASS,
+    MOTOR_SPEED,
+    PUSH,
+    ROWS,
+    UPPER_BIAS,
+    UPPER_MASS,
+)
+from .joint_geometry import USED_ROWS
+from .joint_solver import LOWER, MOTOR, UPPER
+from .joint_store import REVOLUTE
+
+# A pivot block whose determinant is below this share of its diagonal's product is
+# treated as singular: the turn then falls back to the axial mass, as a pure torque.
+SINGULAR = 1e-12
+
+
+@kernel
+def held_turns(kind, child):
+    """(J,) bool: the joints whose motor and limits are solved by ``solve_held_turns``,
+    the revolute joints of the trees (child (J,) from ``joint_forest``, -1 off them)."""
+    out = np.zeros(len(kind), dtype=np.bool_)
+    for j in range(len(kind)):
+        out[j] = child[j] >= 0 and kind[j] == REVOLUTE
+    return out
+
+
+@kernel
+def without_held_turns(c, held):
+    """A copy of prepared joint rows c (J, COLUMNS) with the motor and limit rows of the
+    joints ``held`` (J,) bool cleared, for the Gauss-Seidel visit that follows
+    ``solve_held_turns``."""
+    out = c.copy()
+    for j in range(len(held)):
+        if held[j]:
+            out[j, MOTOR_MASS] = out[j, LOWER_MASS] = out[j, UPPER_MASS] = 0.0
+    return out
+
+
+@kernel(inline=True)
+def solve_held_turns(j, a, b, c, accumulated, inv_inertia, velocity):
+    """One visit of revolute joint j's motor, then limits (slots a, b; rows c (J,
+    COLUMNS) with their masses, speeds and biases; accumulated (J, ACCUMULATED)), each
+    applied with the pivot impulse that keeps the pivot's speed: velocity (N + 1, 3)
+    changes in place, the pivot share goes to the main rows' accumulated impulses."""
+    if c[j, MOTOR_MASS] == 0.0 and c[j, LOWER_MASS] == 0.0 and c[j, UPPER_MASS] == 0.0:
+        return
+    ia, ib = inv_inertia[a], inv_inertia[b]
+    k00 = _dot(c, j, 0, 0)
+    k01 = _dot(c, j, 0, 1)
+    k11 = _dot(c, j, 1, 1)
+    k02 = ib * c[j, ROWS + 5] - ia * c[j, ROWS + 2]
+    k12 = ib * c[j, ROWS + 11] - ia * c[j, ROWS + 8]
+    k22 = ia + ib
+    # K^-1 e_2 by cofactors: (x0, x1, x2) / det.
+    x0 = k01 * k12 - k11 * k02
+    x1 = k01 * k02 - k00 * k12
+    x2 = k00 * k11 - k01 * k01
+    det = k02 * x0 + k12 * x1 + k22 * x2
+    if x2 > SINGULAR * k00 * k11 and det > SINGULAR * k00 * k11 * k22:
+        mass, share0, share1 = x2 / det, x0 / x2, x1 / x2
+    else:
+        mass, share0, share1 = (1.0 / k22 if k22 > 0.0 else 0.0), 0.0, 0.0
+    if c[j, MOTOR_MASS] > 0.0:
+        relative = velocity[b, 2] - velocity[a, 2] - c[j, MOTOR_SPEED]
+        old = accumulated[j, MOTOR]
+        bound = c[j, MAX_MOTOR_IMPULSE]
+        new = min(max(old - mass * relative, -bound), bound)
+        accumulated[j, MOTOR] = new
+        _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, new - old, share0, share1)
+    if c[j, LOWER_MASS] > 0.0:
+        relative = velocity[b, 2] - velocity[a, 2]
+        old = accumulated[j, LOWER]
+        new = max(old - mass * (relative + c[j, LOWER_BIAS]), 0.0)
+        accumulated[j, LOWER] = new
+        _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, new - old, share0, share1)
+    if c[j, UPPER_MASS] > 0.0:
+        relative = velocity[a, 2] - velocity[b, 2]
+        old = accumulated[j, UPPER]
+        new = max(old - mass * (relative + c[j, UPPER_BIAS]), 0.0)
+        accumulated[j, UPPER] = new
+        _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, old - new, share0, share1)
+
+
+@kernel(inline=True)
+def _dot(c, j, r, q):
+    """Joint j's row r . its push row q: (J W J^T)_rq."""
+    total = 0.0
+    for m in range(6):
+        total += c[j, ROWS + 6 * r + m] * c[j, PUSH + 6 * q + m]
+    return total
+
+
+@kernel(inline=True)
+def _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, amount, share0, share1):
+    """Apply ``amount`` on joint j's relative angle and amount * share on its pivot rows."""
+    velocity[a, 2] -= inv_inertia[a] * amount
+    velocity[b, 2] += inv_inertia[b] * amount
+    _push_pivot(j, a, b, c, accumulated, velocity, 0, amount * share0)
+    _push_pivot(j, a, b, c, accumulated, velocity, 1, amount * share1)
+
+
+@kernel(inline=True)
+def _push_pivot(j, a, b, c, accumulated, velocity, r, impulse):
+    """Apply ``impulse`` on joint j's pivot row r and add it to the row's accumulated."""
+    accumulated[j, r] += impulse
+    base = PUSH + 6 * r
+    for m in range(3):
+        velocity[a, m] += c[j, base + m] * impulse
+        velocity[b, m] += c[j, base + 3 + m] * impulse
+
+
+@kernel
+def engage_limits(c, kind, held, target, tolerance, inv_h):
+    """The rows the tree solve takes when revolute limits are engaged (within ``tolerance``
+    radians of the limit or past it): (J, 3) bool rows in use, a copy of the prepared rows
+    c (J, COLUMNS) with the engaged joints' third row the relative angle's, and (J,) which
+    limit each engages (1 lower, -1 upper, 0 none). target (J, 3) gets the engaged rows'
+    target speeds (the limit rows' biases); held (J,) bool from ``held_turns``."""
+    j_count = len(kind)
+    used = np.empty((j_count, 3), dtype=np.bool_)
+    rows = c.copy()
+    side = np.zeros(j_count, dtype=np.int64)
+    for j in range(j_count):
+        for r in range(3):
+            used[j, r] = USED_ROWS[kind[j], r]
+        if not held[j]:
+            continue
+        if c[j, LOWER_MASS] > 0.0 and c[j, LOWER_BIAS] <= tolerance * inv_h:
+            side[j] = 1
+            target[j, 2] = -c[j, LOWER_BIAS]
+        elif c[j, UPPER_MASS] > 0.0 and c[j, UPPER_BIAS] <= tolerance * inv_h:
+            side[j] = -1
+            target[j, 2] = c[j, UPPER_BIAS]
+        else:
+            continue
+        used[j, 2] = True
+        for m in range(6):
+            rows[j, ROWS + 12 + m] = 0.0
+        rows[j, ROWS + 14] = -1.0
+        rows[j, ROWS + 17] = 1.0
+    return used, rows, side
+
+
+@kernel
+def settle_limits(side, accumulated):
+    """Move the impulse the tree solve put on each engaged limit's row (accumulated
+    (J, ACCUMULATED), third column) to the limit's own impulse; ``solve_held_turns``
+    afterwards releases a limit the solve left pulling."""
+    for j in range(len(side)):
+        if side[j] == 1:
+            accumulated[j, LOWER] += accumulated[j, 2]
+        elif side[j] == -1:
+            accumulated[j, UPPER] -= accumulated[j, 2]
+        if side[j] != 0:
+            accumulated[j, 2] = 0.0
