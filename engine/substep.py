@@ -309,13 +309,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 tree_order, child, parent, side, used, tree_rows, ROWS, target, inv_mass,
                 inv_inertia, velocity, accumulated,
             )  # fmt: skip
-            settle_limits(engaged, accumulated)
-            for j in range(j_count):
-                if turns_held[j]:
-                    solve_held_turns(
-                        j, slots[j, 0], slots[j, 1], softened, accumulated, inv_inertia,
-                        velocity,
-                    )  # fmt: skip
+            settle_limits(engaged, turns_held, slots, softened, accumulated, inv_inertia, velocity)
             for i in order:
                 if solve_contacts[i] and (tree_of[body_a[i]] >= 0 or tree_of[body_b[i]] >= 0):
                     solve_soft_contact(
@@ -385,13 +379,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                     tree_order, child, parent, side, used, tree_rows, ROWS, relax_target,
                     inv_mass, inv_inertia, velocity, accumulated,
                 )  # fmt: skip
-                settle_limits(engaged, accumulated)
-                for j in range(j_count):
-                    if turns_held[j]:
-                        solve_held_turns(
-                            j, slots[j, 0], slots[j, 1], rigid, accumulated, inv_inertia,
-                            velocity,
-                        )  # fmt: skip
+                settle_limits(engaged, turns_held, slots, rigid, accumulated, inv_inertia, velocity)
                 for i in order:
                     if solve_contacts[i] and (tree_of[body_a[i]] >= 0 or tree_of[body_b[i]] >= 0):
                         solve_soft_contact(

@@ -169,10 +169,12 @@ def engage_limits(c, kind, held, target, tolerance, inv_h):
 
 
 @kernel
-def settle_limits(side, accumulated):
-    """Move the impulse the tree solve put on each engaged limit's row (accumulated
-    (J, ACCUMULATED), third column) to the limit's own impulse; ``solve_held_turns``
-    afterwards releases a limit the solve left pulling."""
+def settle_limits(side, held, slots, c, accumulated, inv_inertia, velocity):
+    """After the tree solve: move the impulse it put on each engaged limit's row
+    (accumulated (J, ACCUMULATED), third column; side (J,) from ``engage_limits``) to the
+    limit's own impulse, then visit the motor and limits of every joint ``held`` (J,) bool
+    once more with ``solve_held_turns`` (slots (J, 2), rows c (J, COLUMNS), velocity
+    (N + 1, 3) in place): it releases a limit the solve left pulling."""
     for j in range(len(side)):
         if side[j] == 1:
             accumulated[j, LOWER] += accumulated[j, 2]
@@ -180,3 +182,5 @@ def settle_limits(side, accumulated):
             accumulated[j, UPPER] -= accumulated[j, 2]
         if side[j] != 0:
             accumulated[j, 2] = 0.0
+        if held[j]:
+            solve_held_turns(j, slots[j, 0], slots[j, 1], c, accumulated, inv_inertia, velocity)
