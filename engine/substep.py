@@ -310,12 +310,6 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 inv_inertia, velocity, accumulated,
             )  # fmt: skip
             settle_limits(engaged, turns_held, slots, softened, accumulated, inv_inertia, velocity)
-            for i in order:
-                if solve_contacts[i] and (tree_of[body_a[i]] >= 0 or tree_of[body_b[i]] >= 0):
-                    solve_soft_contact(
-                        i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity, accel,
-                        moved, turn, inv_h, push, True, threshold,
-                    )  # fmt: skip
         held = _held(body_a, body_b, solve_contacts, x, slots, solve_joints, n)
         for i in range(n):
             # A body nothing held flies its exact parabola (its forces are constant over
@@ -380,6 +374,9 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                     inv_mass, inv_inertia, velocity, accumulated,
                 )  # fmt: skip
                 settle_limits(engaged, turns_held, slots, rigid, accumulated, inv_inertia, velocity)
+                # The trees' contacts once more, so that the relax pass leaves no limb
+                # driven into what it lies on (in the biased pass too, a ragdoll rocked on
+                # its limits and never slept).
                 for i in order:
                     if solve_contacts[i] and (tree_of[body_a[i]] >= 0 or tree_of[body_b[i]] >= 0):
                         solve_soft_contact(

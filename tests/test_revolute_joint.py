@@ -166,7 +166,7 @@ def test_speed_reads_the_joints_own_bodies_among_many_joints():
 
 # -- whole scenes ---------------------------------------------------------------------------
 @pytest.mark.parametrize("spin", [0.5, 2.0, 3.5])
-def test_a_ragdoll_falls_onto_the_ground_without_exploding(spin):
+def test_a_ragdoll_falls_onto_the_ground_without_exploding(spin, both_solvers):
     world = World()
     world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
     bodies = ragdoll(world, 0.0, 4.0)
