@@ -20,9 +20,9 @@ Not timings but physics figures, each against the ideal a perfect solver would r
   body of the last pour slowed to half its speed at birth) to all asleep (capped at
   30 s), how many bodies still move faster than the sleep speed 1,000 steps after the
   pour began, how many left the container, and seconds from the last landing to all
-  those in the container asleep; then over the spout's seeds 1-8 (the demo pours with 7), how many
-  runs lose a body over the walls, how many sleep within 5 s, and the slowest pile in
-  the container to sleep;
+  those in the container asleep; then over the spout's seeds 1-8 (the demo pours with
+  7), how many runs lose a body over the walls, how many sleep within 5 s, and the
+  slowest pile in the container to sleep;
 - chains: the widest pivot gap of a 100-link chain whipping down from horizontal, and the
   stretch of a 20-link chain carrying 100 times its link mass;
 - landing: the impulse ``contact_begin`` reports for a 1 kg box landing at 4.25 m/s,

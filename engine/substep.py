@@ -476,7 +476,9 @@ def _stop_tunnels(table, owner, solid, filters, ignored, bullet, reach, thicknes
     whose straight motion over the step would pass into a static or kinematic part (or,
     for a bullet, any part) stops at its time of impact (``engine.ccd.allowed_times``,
     with the pairs of ``engine.ccd_pairs.sweep_pairs``), and with it every body of its
-    joint tree (tree_of (N + 1,), ``engine.joint_trees``)."""
+    joint tree (tree_of (N + 1,), ``engine.joint_trees``). The velocities (N + 1, 3) of a
+    tree stopped after a share of the step are scaled by that share, in place: kept whole,
+    the tree would be stopped again next step, and the next, frozen while they grew."""
     vertices, normals, count, radius, part_reach = table
     kind = filters[0]
     n = len(kind)

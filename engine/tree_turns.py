@@ -33,7 +33,7 @@ from .joint_columns import (
     UPPER_MASS,
 )
 from .joint_geometry import USED_ROWS
-from .joint_solver import LOWER, MOTOR, UPPER
+from .joint_solver import LOWER, MOTOR, UPPER, _push_row, _turn
 from .joint_store import REVOLUTE
 
 # A pivot block whose determinant is below this share of its diagonal's product is
@@ -95,17 +95,23 @@ def solve_held_turns(j, a, b, c, accumulated, inv_inertia, velocity):
         accumulated[j, MOTOR] = new
         _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, new - old, share0, share1)
     if c[j, LOWER_MASS] > 0.0:
-        relative = velocity[b, 2] - velocity[a, 2]
-        old = accumulated[j, LOWER]
-        new = max(old - mass * (relative + c[j, LOWER_BIAS]), 0.0)
-        accumulated[j, LOWER] = new
-        _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, new - old, share0, share1)
+        _held_limit(j, a, b, c, accumulated, inv_inertia, velocity, LOWER, LOWER_BIAS, 1.0,
+                    mass, share0, share1)  # fmt: skip
     if c[j, UPPER_MASS] > 0.0:
-        relative = velocity[a, 2] - velocity[b, 2]
-        old = accumulated[j, UPPER]
-        new = max(old - mass * (relative + c[j, UPPER_BIAS]), 0.0)
-        accumulated[j, UPPER] = new
-        _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, old - new, share0, share1)
+        _held_limit(j, a, b, c, accumulated, inv_inertia, velocity, UPPER, UPPER_BIAS, -1.0,
+                    mass, share0, share1)  # fmt: skip
+
+
+@kernel(inline=True)
+def _held_limit(j, a, b, c, accumulated, inv_inertia, velocity, slot, bias, sign, mass,
+                share0, share1):  # fmt: skip
+    """One visit of joint j's angle limit whose impulse is accumulated[j, slot] and bias
+    c[j, bias]: the lower one (sign 1) pushes the relative angle up, the upper (-1) down."""
+    relative = sign * (velocity[b, 2] - velocity[a, 2])
+    old = accumulated[j, slot]
+    new = max(old - mass * (relative + c[j, bias]), 0.0)
+    accumulated[j, slot] = new
+    _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, sign * (new - old), share0, share1)
 
 
 @kernel(inline=True)
@@ -119,21 +125,13 @@ def _dot(c, j, r, q):
 
 @kernel(inline=True)
 def _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, amount, share0, share1):
-    """Apply ``amount`` on joint j's relative angle and amount * share on its pivot rows."""
-    velocity[a, 2] -= inv_inertia[a] * amount
-    velocity[b, 2] += inv_inertia[b] * amount
-    _push_pivot(j, a, b, c, accumulated, velocity, 0, amount * share0)
-    _push_pivot(j, a, b, c, accumulated, velocity, 1, amount * share1)
-
-
-@kernel(inline=True)
-def _push_pivot(j, a, b, c, accumulated, velocity, r, impulse):
-    """Apply ``impulse`` on joint j's pivot row r and add it to the row's accumulated."""
-    accumulated[j, r] += impulse
-    base = PUSH + 6 * r
-    for m in range(3):
-        velocity[a, m] += c[j, base + m] * impulse
-        velocity[b, m] += c[j, base + 3 + m] * impulse
+    """Apply ``amount`` on joint j's relative angle and amount * share on its pivot rows
+    (added to their accumulated impulses)."""
+    _turn(velocity, a, b, inv_inertia, amount)
+    accumulated[j, 0] += amount * share0
+    accumulated[j, 1] += amount * share1
+    _push_row(velocity, a, b, c, j, 0, amount * share0)
+    _push_row(velocity, a, b, c, j, 1, amount * share1)
 
 
 @kernel
