@@ -6,21 +6,43 @@ the main block's impulse step is
     -mass_scale K^-1 (Cdot + rate C) - impulse_scale x
 with K the block's mass matrix (a compliance added to K's diagonal instead would not be
 the same for every direction: a small disc on a long arm, its K nearly of rank one, would
-hang on a soft string). A revolute joint past its angle limit is turned back at the rate.
+hang on a soft string). A revolute joint past its angle limit is turned back at the rate,
+and so are a prismatic joint past a limit of its translation and a rope past its length
+(held by the rigid rows alone, a rope swinging a thrown load stretched 20 %: each
+sub-step's row along the rope's direction at its start lets the load move out along the
+arc it turns through).
 
 Springs, mouse, motor and angular-spring joints are soft by design and keep their rows;
-the relax passes use the rigid rows without bias. Rigid joints whose graph is a tree are
+the relax passes use the rigid rows without bias, with each spring's push kept from the
+sub-step's start (``keep_spring_pushes``). Rigid joints whose graph is a tree are
 solved exactly instead (``engine.joint_trees``): they get no soft block.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .jit import kernel
-from .joint_columns import INVERSE, LOWER_BIAS, LOWER_MASS, PUSH, ROWS, UPPER_BIAS, UPPER_MASS
-from .joint_geometry import USED_ROWS, effective_mass, inverse3, main_rows, slot_scale
-from .joint_store import ANGULAR_SPRING, DISTANCE, MOTOR_JOINT, MOUSE, REVOLUTE
+from .joint_columns import (
+    AXIS_LOWER_BIAS,
+    AXIS_LOWER_MASS,
+    AXIS_SPRING_BIAS,
+    AXIS_UPPER_BIAS,
+    AXIS_UPPER_MASS,
+    BIAS,
+    INVERSE,
+    LOWER_BIAS,
+    LOWER_MASS,
+    PUSH,
+    ROWS,
+    SPRING_PUSH,
+    UPPER_BIAS,
+    UPPER_MASS,
+)
+from .joint_geometry import USED_ROWS, axis_row, effective_mass, inverse3, main_rows, slot_scale
+from .joint_store import ANGULAR_SPRING, DISTANCE, MOTOR_JOINT, MOUSE, PRISMATIC, REVOLUTE, ROPE
 from .soft_contacts import softness
 
 # Columns of the soft main blocks: mass_scale K^-1 (3, 3) row-major, the bias, a flag.
@@ -59,8 +81,14 @@ def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, le
     push = np.zeros((3, 6))
     inverse = np.zeros((3, 3))
     used = np.zeros(3, dtype=np.bool_)
+    line = np.zeros(6)
     for j in range(len(kind)):
         knd = kind[j]
+        if solve[j] and (knd == PRISMATIC or knd == ROPE):
+            _pull_back_axis(
+                out, j, knd, anchor_a[j], anchor_b[j], axis[j], poses, slots,
+                reference_angle[j], lower[j], upper[j], length[j], rate, line,
+            )  # fmt: skip
         designed_soft = knd == MOUSE or knd == MOTOR_JOINT or knd == ANGULAR_SPRING
         if not solve[j] or designed_soft or (knd == DISTANCE and frequency[j] > 0.0):
             continue
@@ -90,6 +118,41 @@ def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, le
             if out[j, UPPER_MASS] > 0.0 and angle > upper[j]:
                 out[j, UPPER_BIAS] = rate * (upper[j] - angle)
     return out, main
+
+
+@kernel(inline=True)
+def _pull_back_axis(out, j, kind, anchor_a, anchor_b, axis, poses, slots, reference_angle,
+                    lower, upper, length, rate, line):  # fmt: skip
+    """Past a limit of its axis (a prismatic joint's translation, a rope's span): back
+    towards it at the spring's rate; ahead of it, the speculative bias stays."""
+    value = axis_row(
+        kind, anchor_a, anchor_b, axis, poses[slots[j, 0]], poses[slots[j, 1]],
+        reference_angle, 0.0, line,
+    )  # fmt: skip
+    if kind == ROPE:
+        lower, upper = -math.inf, length
+    if out[j, AXIS_LOWER_MASS] > 0.0 and value < lower:
+        out[j, AXIS_LOWER_BIAS] = rate * (value - lower)
+    if out[j, AXIS_UPPER_MASS] > 0.0 and value > upper:
+        out[j, AXIS_UPPER_BIAS] = rate * (upper - value)
+
+
+@kernel
+def keep_spring_pushes(relax, start, kind, frequency):
+    """Give the relax passes' rows relax (J, COLUMNS) the elastic pushes of the rows at the
+    sub-step's start (J, COLUMNS), in place: springs (distance with a frequency, axis and
+    angular springs), mouse and motor joints. A spring is a force over the sub-step, and
+    the relax passes only take out the constraints' bias: pushed again from where the
+    sub-step ends, an undamped spring's velocity takes the force at the new position while
+    its position took the old one, losing a share (w h)^2 of its energy every sub-step
+    (half its amplitude in 8 s at 1 Hz)."""
+    for j in range(len(kind)):
+        knd = kind[j]
+        relax[j, SPRING_PUSH] = start[j, SPRING_PUSH]
+        relax[j, AXIS_SPRING_BIAS] = start[j, AXIS_SPRING_BIAS]
+        if knd == MOUSE or knd == MOTOR_JOINT or (knd == DISTANCE and frequency[j] > 0.0):
+            for r in range(3):
+                relax[j, BIAS + r] = start[j, BIAS + r]
 
 
 @kernel(inline=True)

@@ -85,7 +85,7 @@ from .soft_contacts import (
     softness,
     solve_soft_contact,
 )
-from .soft_joints import soften_joints, solve_soft_main
+from .soft_joints import keep_spring_pushes, soften_joints, solve_soft_main
 from .solver_settings import IMPACT_RELAX, MAX_HERTZ_SHARE, TREE_TOLERANCE
 from .tree_turns import (
     engage_limits,
@@ -242,6 +242,10 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
     softened = np.zeros((0, 1))
     main = np.zeros((0, 1))
     joint_impulse_scale = softness(joint_hertz, joint_ratio, h)[2]
+    # A motor joint closes its share of the pose error per step: per sub-step, the share
+    # that compounds to it (per sub-step the whole share, the drive asked for speeds its
+    # force could not brake from, and a crate swung past its target and back for ever).
+    correction = 1.0 - (1.0 - correction) ** (1.0 / substeps)
     # The rigid joints whose graph is a tree are solved exactly (``engine.joint_trees``).
     tree_order, child, parent, side, tree_of = joint_forest(
         kind, slots, solve_joints, inv_mass, inv_inertia
@@ -343,6 +347,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
                 correction, slots, solve_joints, poses, inv_mass, inv_inertia, h, accumulated,
             )  # fmt: skip
+            keep_spring_pushes(rigid, softened, kind, frequency)
             relax_rows = rigid
             if trees:
                 relax_rows = without_held_turns(without_tree_mains(rigid, child), turns_held)

@@ -28,6 +28,11 @@ def steps(seconds: float, dt: float = DT) -> int:
     return int(round(seconds / dt))
 
 
+def integration_step(world: World) -> float:
+    """The step the integrator takes: the world's step, or its sub-step when it has them."""
+    return world.dt / world.substeps if world.substeps else world.dt
+
+
 def run(world: World, steps: int) -> None:
     """Step ``world`` ``steps`` times."""
     for _ in range(steps):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from builders import G, run_for
+from builders import SLOP, G, run_for
 
 from engine import Box, Circle, PrismaticJoint, World
 
@@ -65,3 +65,17 @@ def test_a_slider_conserves_momentum_along_its_axis_and_does_not_turn():
     run_for(world, 3.0, measure)
     assert np.allclose(world.momentum(), momentum, rtol=0, atol=1e-9 * np.abs(momentum).max())
     assert worst_angle < 1e-9 and worst_off < 1e-9
+
+
+@pytest.mark.usefixtures("both_solvers")
+@pytest.mark.parametrize("lower, upper", [(0.5, 2.0), (-2.0, -0.5)])
+def test_a_slider_made_outside_its_limits_is_brought_back_to_the_nearer_one(lower, upper):
+    world = World(gravity=(0, 0), sleep=False)
+    slider = world.add_body(Box(0.5, 0.2), position=(1.0, 0.0))
+    track = world.add_joint(PrismaticJoint(slider, None, (1.0, 0.0), (1, 0), lower, upper))
+    assert track.translation == 0.0  # made at its anchor: 0.5 past the limit
+    run_for(world, 1.0)
+    nearer = lower if lower > 0.0 else upper
+    # Within the slop: the one-solve step's position pass leaves that much.
+    assert track.translation == pytest.approx(nearer, abs=SLOP + 1e-6)
+    assert abs(track.translation_speed) < 0.01
