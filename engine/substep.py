@@ -82,6 +82,7 @@ from .soft_contacts import (
     loaded_depths,
     opening_speeds,
     prepare_soft,
+    round_cores,
     softness,
     solve_soft_contact,
 )
@@ -132,9 +133,13 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         world._linear_slop * TREE_TOLERANCE, ANGULAR_SLOP * TREE_TOLERANCE, IMPACT_RELAX,
     )  # fmt: skip
     contacts = contact_columns(m)
+    cores = round_cores(
+        m.arm_a, m.arm_b, m.normal, m.separation, m.count, parts.radius[m.parts[:, 0]],
+        parts.radius[m.parts[:, 1]],
+    )  # fmt: skip
     joint_columns = solver_joint_columns(joints)
     moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
-        contacts, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
+        contacts, cores, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
         drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
         settings, world._clock.steps % 2 == 1,
     )  # fmt: skip
@@ -150,7 +155,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     opening = None
     if world.sleep:
         opening = opening_speeds(
-            m.count, m.normal, m.arm_a, m.arm_b, m.separation, loaded, m.slop, m.body_a,
+            m.count, m.normal, cores[0], cores[1], m.separation, loaded, m.slop, m.body_a,
             m.body_b, moved, world.dt,
         )  # fmt: skip
     pushed = np.zeros(len(body["kind"]), dtype=np.bool_)
@@ -183,15 +188,17 @@ def substep_forces(velocity, angular_velocity, force, torque, inv_mass, inv_iner
 
 
 @kernel
-def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velocity, accel,
-              drag, inv_mass, inv_inertia, dt, substeps, relax, settings,
+def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, start, velocity,
+              accel, drag, inv_mass, inv_inertia, dt, substeps, relax, settings,
               backwards):  # fmt: skip
     """The sub-step loop; velocity (N + 1, 3) changes in place. Returns each body's
     displacement over the step (N + 1, 3), the warm-start impulses to keep ((M, 2),
     (M,)), each body's joint tree (N + 1,) (-1: none; ``engine.joint_trees``) and the
     depth (M, 2) at which each point's spring holds its last sub-step's load
     (``engine.soft_contacts.loaded_depths``); the manifolds' impulse columns become the
-    step's totals, the joints' the last sub-step's times n."""
+    step's totals, the joints' the last sub-step's times n. cores: the points' arms to
+    what turns with each body (``engine.soft_contacts.round_cores``), for separations."""
+    core_a, core_b = cores
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
     (kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
@@ -208,7 +215,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
         velocity, inv_mass, inv_inertia, h,
     )  # fmt: skip
     soft = prepare_soft(
-        c, body_a, body_b, count, normal, arm_a, arm_b, separation, contact_hertz,
+        c, body_a, body_b, count, normal, core_a, core_b, separation, contact_hertz,
         contact_ratio, h,
     )  # fmt: skip
     # This sub-step's impulses (warm-started from last step's, kept per step) and the sums.
@@ -282,7 +289,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
         for i in order:
             if solve_contacts[i]:
                 solve_soft_contact(
-                    i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity, accel,
+                    i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity, accel,
                     moved, turn, inv_h, push, True, threshold,
                 )  # fmt: skip
         for j in range(j_count):
@@ -355,7 +362,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
             for i in order:
                 if solve_contacts[i]:
                     solve_soft_contact(
-                        i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity,
+                        i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity,
                         accel, moved, turn, inv_h, push, False, threshold,
                     )  # fmt: skip
             for j in range(j_count):
@@ -385,7 +392,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
                 for i in order:
                     if solve_contacts[i] and (tree_of[body_a[i]] >= 0 or tree_of[body_b[i]] >= 0):
                         solve_soft_contact(
-                            i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity,
+                            i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity,
                             accel, moved, turn, inv_h, push, False, threshold,
                         )  # fmt: skip
         # One pass cannot carry an impact through what the struck body rests on: more for
@@ -396,7 +403,7 @@ def _substeps(contacts, solve_contacts, joints, slots, solve_joints, start, velo
             for i in order:
                 if solve_contacts[i] and (struck[body_a[i]] or struck[body_b[i]]):
                     solve_soft_contact(
-                        i, body_a[i], body_b[i], c, soft, arm_a, arm_b, x, xt, velocity,
+                        i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity,
                         accel, moved, turn, inv_h, push, False, threshold,
                     )  # fmt: skip
         # Bounce, once per step, the points that arrived in this sub-step: approached
