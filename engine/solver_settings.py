@@ -23,6 +23,12 @@ RELAX_ITERATIONS = 1
 # on the ground drove it into the ground, which threw both back up at 2.6 m/s; now
 # 0.18 m/s). A settling pyramid of 5,050 boxes has no such impact and pays nothing.
 IMPACT_RELAX = 1
+# And biased passes added to the sub-step for the same contacts, right after the biased
+# pass (contacts with static and kinematic bodies come last in every pass, so a box struck
+# from above by another is stopped against the ground only after the box-on-box contact
+# was solved: visited once more, that contact stops the falling box too; without it a box
+# landing at 10 m/s on a resting one sprang up at 0.3 m/s).
+IMPACT_BIASED = 1
 # Contact springs: as stiff as the sub-steps can follow (a quarter of their rate, 60 Hz
 # at 4 sub-steps of 1/60 s; beyond that one Gauss-Seidel pass per sub-step sets a column
 # of boxes jittering) and heavily damped (a landing does not bounce off the spring).

@@ -7,9 +7,11 @@ after the same forces, broad and narrow phase (contacts are found once per step)
     for each of the n sub-steps h = dt / n:
         integrate velocities (gravity, applied forces, damping) over h;
         warm start (the last sub-step's impulses);
-        solve joints and contacts once, soft, with a bias from their error *now*
-        (``engine.soft_joints``, ``engine.soft_contacts``); the rigid joints whose graph
-        is a tree are solved exactly instead, to the same bias (``engine.joint_trees``);
+        solve contacts and joints once, soft, with a bias from their error *now*
+        (``engine.soft_joints``, ``engine.soft_contacts``), the contacts with static and
+        kinematic bodies last (``fixed_last``), then once more the contacts of the bodies
+        struck faster than the push speed; the rigid joints whose graph is a tree are
+        solved exactly instead, to the same bias (``engine.joint_trees``);
         integrate positions over h, then move the tree joints' bodies onto their joints
         (one Newton step on positions);
         relax: solve them again without bias (``relax_iterations`` passes; trees exact),
@@ -33,7 +35,8 @@ leaves them sagging or drifting. There is no push-out stage: the springs do it, 
 
 Impulses: the manifolds' ``normal_impulse`` and ``tangent_impulse`` hold what the whole
 step applied (events and contact tables read them); the warm-start cache and the joint
-table keep the last sub-step's times n, so that both stay in per-step units.
+table keep the last sub-step's times n, so that both stay in per-step units (a manifold
+struck in the step: the least of its sub-steps', as the last may hold the impact).
 """
 
 from __future__ import annotations
@@ -87,7 +90,7 @@ from .soft_contacts import (
     solve_soft_contact,
 )
 from .soft_joints import keep_spring_pushes, soften_joints, solve_soft_main
-from .solver_settings import IMPACT_RELAX, MAX_HERTZ_SHARE, TREE_TOLERANCE
+from .solver_settings import IMPACT_BIASED, IMPACT_RELAX, MAX_HERTZ_SHARE, TREE_TOLERANCE
 from .tree_turns import (
     engage_limits,
     held_turns,
@@ -131,6 +134,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         contact_hertz, world.contact_damping_ratio, world.max_contact_push_speed,
         world.joint_hertz, world.joint_damping_ratio, world._restitution_threshold,
         world._linear_slop * TREE_TOLERANCE, ANGULAR_SLOP * TREE_TOLERANCE, IMPACT_RELAX,
+        IMPACT_BIASED,
     )  # fmt: skip
     contacts = contact_columns(m)
     cores = round_cores(
@@ -205,7 +209,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
      length, frequency, damping, max_force, axis, ratio, rest_angle, correction, impulse,
      motor_impulse, lower_impulse, upper_impulse, spring_impulse) = joints  # fmt: skip
     (contact_hertz, contact_ratio, push, joint_hertz, joint_ratio, threshold, tree_linear,
-     tree_angular, impact_relax) = settings  # fmt: skip
+     tree_angular, impact_relax, impact_biased) = settings  # fmt: skip
     h = dt / substeps
     inv_h = 1.0 / h
     n = len(start)
@@ -222,6 +226,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     x = normal_impulse / substeps
     xt = tangent_impulse / substeps
     total = np.zeros((m, 2))
+    least = np.full((m, 2), np.inf)
     total_t = np.zeros(m)
     j_count = len(slots)
     accumulated = np.empty((j_count, ACCUMULATED))
@@ -241,6 +246,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     order = interleaved_order(m, STREAMS)
     if backwards:
         order = order[::-1].copy()
+    order = fixed_last(order, c)
     moved = np.zeros((n, 3))
     turn = np.zeros((n, 2))
     turn[:, 0] = 1.0
@@ -292,6 +298,17 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                     i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity, accel,
                     moved, turn, inv_h, push, True, threshold,
                 )  # fmt: skip
+        # Struck bodies' contacts once more, but not a point bouncing within the sub-step:
+        # a second visit would take its bounce for a landing.
+        hit, any_hit = _struck(c, body_a, body_b, solve_contacts, push, n)
+        for _ in range(impact_biased if any_hit else 0):
+            for i in order:
+                bouncing = not (np.isnan(soft[i, LEAVE0]) and np.isnan(soft[i, LEAVE0 + 1]))
+                if solve_contacts[i] and (hit[body_a[i]] or hit[body_b[i]]) and not bouncing:
+                    solve_soft_contact(
+                        i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity,
+                        accel, moved, turn, inv_h, push, True, threshold,
+                    )  # fmt: skip
         for j in range(j_count):
             if solve_joints[j]:
                 if turns_held[j]:
@@ -419,11 +436,19 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         for i in range(m):
             total[i, 0] += x[i, 0]
             total[i, 1] += x[i, 1]
+            least[i, 0] = min(least[i, 0], x[i, 0])
+            least[i, 1] = min(least[i, 1], x[i, 1])
             total_t[i] += xt[i]
     loaded = loaded_depths(c, soft, count, x)
     for i in range(m):
         normal_impulse[i, 0], normal_impulse[i, 1] = total[i, 0], total[i, 1]
         tangent_impulse[i] = total_t[i]
+        if solve_contacts[i] and min(c[i, APPROACH0], c[i, APPROACH0 + 1]) < -push:
+            # Struck in this step: warm-started with the least of its sub-steps' impulses.
+            # The last sub-step's may hold the impact, and warm-started into the next step
+            # it threw a box that landed on a resting one back up at 1.5 m/s.
+            x[i, 0] = least[i, 0]
+            x[i, 1] = least[i, 1]
         x[i, 0] *= substeps
         x[i, 1] *= substeps
         xt[i] *= substeps
@@ -448,6 +473,26 @@ def cos_sin(angle):
     cos = 1.0 - a2 * (0.5 - a2 * (1.0 / 24.0 - a2 * (1.0 / 720.0)))
     sin = angle * (1.0 - a2 * (1.0 / 6.0 - a2 * (1.0 / 120.0 - a2 * (1.0 / 5040.0))))
     return cos, sin
+
+
+@kernel
+def fixed_last(order, c):
+    """order (M,) with the manifolds that have a static or kinematic body (c: the prepared
+    rows, zero inverse mass on that side) moved to the end, each group keeping its order.
+
+    Solved last, such a contact has the last word in each pass: a pile pressing a box into
+    a wall leaves the box at the wall and the overlap between the boxes, where solved among
+    the others the box went up to 3.4 cm into the tumbler's kinematic walls (Box2D v3's
+    constraint graph likewise solves contacts with static bodies after those between two
+    dynamic ones)."""
+    out = np.empty(len(order), dtype=np.int64)
+    filled = 0
+    for last in (False, True):
+        for i in order:
+            if (c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0) == last:
+                out[filled] = i
+                filled += 1
+    return out
 
 
 @kernel
