@@ -298,17 +298,13 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                     i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity, accel,
                     moved, turn, inv_h, push, True, threshold,
                 )  # fmt: skip
-        # Struck bodies' contacts once more, but not a point bouncing within the sub-step:
-        # a second visit would take its bounce for a landing.
+        # Struck bodies' contacts once more.
         hit, any_hit = _struck(c, body_a, body_b, solve_contacts, push, n)
         for _ in range(impact_biased if any_hit else 0):
-            for i in order:
-                bouncing = not (np.isnan(soft[i, LEAVE0]) and np.isnan(soft[i, LEAVE0 + 1]))
-                if solve_contacts[i] and (hit[body_a[i]] or hit[body_b[i]]) and not bouncing:
-                    solve_soft_contact(
-                        i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity,
-                        accel, moved, turn, inv_h, push, True, threshold,
-                    )  # fmt: skip
+            _struck_pass(
+                order, hit, solve_contacts, body_a, body_b, c, soft, core_a, core_b, x, xt,
+                velocity, accel, moved, turn, inv_h, push, True, threshold,
+            )  # fmt: skip
         for j in range(j_count):
             if solve_joints[j]:
                 if turns_held[j]:
@@ -417,12 +413,10 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         # push (slower, the springs catch it; a settling pyramid has none).
         struck, any_struck = _struck(c, body_a, body_b, solve_contacts, push, n)
         for _ in range(impact_relax if any_struck else 0):
-            for i in order:
-                if solve_contacts[i] and (struck[body_a[i]] or struck[body_b[i]]):
-                    solve_soft_contact(
-                        i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity,
-                        accel, moved, turn, inv_h, push, False, threshold,
-                    )  # fmt: skip
+            _struck_pass(
+                order, struck, solve_contacts, body_a, body_b, c, soft, core_a, core_b, x, xt,
+                velocity, accel, moved, turn, inv_h, push, False, threshold,
+            )  # fmt: skip
         # Bounce, once per step, the points that arrived in this sub-step: approached
         # faster than the threshold and pushed. The sub-steps left carry them away.
         for i in range(m):
@@ -485,14 +479,33 @@ def fixed_last(order, c):
     the others the box went up to 3.4 cm into the tumbler's kinematic walls (Box2D v3's
     constraint graph likewise solves contacts with static bodies after those between two
     dynamic ones)."""
+    fixed = np.empty(len(order), dtype=np.bool_)
+    for i in range(len(order)):
+        fixed[i] = c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0
     out = np.empty(len(order), dtype=np.int64)
     filled = 0
     for last in (False, True):
         for i in order:
-            if (c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0) == last:
+            if fixed[i] == last:
                 out[filled] = i
                 filled += 1
     return out
+
+
+@kernel
+def _struck_pass(order, struck, solve, body_a, body_b, c, soft, core_a, core_b, x, xt,
+                 velocity, accel, moved, turn, inv_h, push, use_bias, threshold):  # fmt: skip
+    """One pass, in ``order`` (M,), over the solved manifolds of the bodies ``struck``
+    (N + 1,) bool, biased or not (the other arguments as ``solve_soft_contact`` takes
+    them). A biased pass leaves out a point bouncing within the sub-step: visited again,
+    its bounce would be taken for a landing."""
+    for i in order:
+        bouncing = not (np.isnan(soft[i, LEAVE0]) and np.isnan(soft[i, LEAVE0 + 1]))
+        if solve[i] and (struck[body_a[i]] or struck[body_b[i]]) and not (use_bias and bouncing):
+            solve_soft_contact(
+                i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity, accel,
+                moved, turn, inv_h, push, use_bias, threshold,
+            )  # fmt: skip
 
 
 @kernel
