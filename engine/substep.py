@@ -411,7 +411,11 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         # One pass cannot carry an impact through what the struck body rests on: more for
         # the contacts of the dynamic bodies struck in this step faster than the springs
         # push (slower, the springs catch it; a settling pyramid has none).
-        struck, any_struck = _struck(c, body_a, body_b, solve_contacts, push, n)
+        # The approaches are the biased passes' alone: with none struck before the extra
+        # visits, there are none now.
+        struck, any_struck = hit, any_hit
+        if any_hit:
+            struck, any_struck = _struck(c, body_a, body_b, solve_contacts, push, n)
         for _ in range(impact_relax if any_struck else 0):
             _struck_pass(
                 order, struck, solve_contacts, body_a, body_b, c, soft, core_a, core_b, x, xt,
