@@ -143,8 +143,8 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     )  # fmt: skip
     joint_columns = solver_joint_columns(joints)
     moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
-        contacts, cores, solve_contacts, joint_columns, slots, solve_joints, start, velocity, accel,
-        drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
+        contacts, cores, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
+        accel, drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
         settings, world._clock.steps % 2 == 1,
     )  # fmt: skip
     poses = _stop_tunnels(
@@ -258,7 +258,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     # A motor joint closes its share of the pose error per step: per sub-step, the share
     # that compounds to it (per sub-step the whole share, the drive asked for speeds its
     # force could not brake from, and a crate swung past its target and back for ever).
-    correction = 1.0 - (1.0 - correction) ** (1.0 / substeps)
+    sub_correction = 1.0 - (1.0 - correction) ** (1.0 / substeps)
     # The rigid joints whose graph is a tree are solved exactly (``engine.joint_trees``).
     tree_order, child, parent, side, tree_of = joint_forest(
         kind, slots, solve_joints, inv_mass, inv_inertia
@@ -282,7 +282,8 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             rigid = prepare_joints(
                 kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
                 motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
-                correction, slots, solve_joints, poses, inv_mass, inv_inertia, h, accumulated,
+                sub_correction, slots, solve_joints, poses, inv_mass, inv_inertia, h,
+                accumulated,
             )  # fmt: skip
             softened, main = soften_joints(
                 rigid, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
@@ -365,7 +366,8 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             rigid = prepare_joints(
                 kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
                 motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
-                correction, slots, solve_joints, poses, inv_mass, inv_inertia, h, accumulated,
+                sub_correction, slots, solve_joints, poses, inv_mass, inv_inertia, h,
+                accumulated,
             )  # fmt: skip
             keep_spring_pushes(rigid, softened, kind, frequency)
             relax_rows = rigid
@@ -410,9 +412,8 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                         )  # fmt: skip
         # One pass cannot carry an impact through what the struck body rests on: more for
         # the contacts of the dynamic bodies struck in this step faster than the springs
-        # push (slower, the springs catch it; a settling pyramid has none).
-        # The approaches are the biased passes' alone: with none struck before the extra
-        # visits, there are none now.
+        # push (slower, the springs catch it; a settling pyramid has none). Only biased
+        # passes record approaches: none struck before the extra visits, none now.
         struck, any_struck = hit, any_hit
         if any_hit:
             struck, any_struck = _struck(c, body_a, body_b, solve_contacts, push, n)
