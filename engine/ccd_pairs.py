@@ -42,12 +42,12 @@ def sweep_pairs(vertices, count, radius, owner, filters, ignored, solid, bullet,
     for i in range(n):
         if kind[i] != DYNAMIC:
             continue
-        travel = (math.hypot(velocity[i, 0], velocity[i, 1]) + abs(velocity[i, 2]) * reach[i]) * dt
+        # sqrt, not hypot: a quarter of the cost (a square that overflows reads as fast).
+        vx, vy = velocity[i, 0], velocity[i, 1]
+        travel = (math.sqrt(vx * vx + vy * vy) + abs(velocity[i, 2]) * reach[i]) * dt
         # How far the end of the final motion lies from the end the broad phase swept to.
-        apart = (
-            math.hypot(velocity[i, 0] - swept[i, 0], velocity[i, 1] - swept[i, 1])
-            + abs(velocity[i, 2] - swept[i, 2]) * reach[i]
-        ) * dt  # fmt: skip
+        ox, oy = vx - swept[i, 0], vy - swept[i, 1]
+        apart = (math.sqrt(ox * ox + oy * oy) + abs(velocity[i, 2] - swept[i, 2]) * reach[i]) * dt
         escaping[i] = travel > fraction * reach[i] and apart > margin
         any_escaping = any_escaping or escaping[i]
         any_bullet = any_bullet or (escaping[i] and bullet[i])

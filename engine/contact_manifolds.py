@@ -20,6 +20,7 @@ from .contact_slop import slop_of
 from .contact_solver import Manifolds
 from .jit import kernel
 from .narrowphase import collide_kernel
+from .rotation import cos_sin
 from .warm_start import load_impulses
 
 # The manifolds of a step where no parts are near each other.
@@ -82,8 +83,7 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
     n = len(reach)
     turn = np.empty((n, 2))
     for body in range(n):
-        turn[body, 0] = math.cos(start[body, 2])
-        turn[body, 1] = math.sin(start[body, 2])
+        turn[body, 0], turn[body, 1] = cos_sin(start[body, 2])
     found = collide_kernel(
         vertices, normals, count, radius, part_reach, solid[0], start[solid[2]],
         turn[solid[2]],

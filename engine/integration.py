@@ -16,6 +16,7 @@ import numpy as np
 from .candidate_pairs import collision_filters
 from .ccd import allowed_times
 from .ccd_pairs import sweep_pairs
+from .contact_cores import round_cores
 from .contact_slop import body_slops
 from .jit import kernel
 from .joint_positions import correct_joint_positions
@@ -38,11 +39,16 @@ def integrate_positions(parts, part_reach, owner, solid, body: dict, part: dict,
     correction_factor, max_correction, speculative distance).
     """
     m = manifolds
+    # The push-out follows each gap as the bodies turn by what turns with them.
+    core_a, core_b = round_cores(
+        m.arm_a, m.arm_b, m.normal, m.separation, m.count, parts.radius[m.parts[:, 0]],
+        parts.radius[m.parts[:, 1]],
+    )  # fmt: skip
     return _integrate(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), solid,
         (body["kind"], body["bullet"], body["reach"], body["thickness"]), owner,
         collision_filters(body, part, jointed), ignored,
-        (m.body_a, m.body_b, m.normal, m.arm_a, m.arm_b, m.separation, m.slop), solve_contacts,
+        (m.body_a, m.body_b, m.normal, core_a, core_b, m.separation, m.slop), solve_contacts,
         (joints["kind"], joints["anchor_a"], joints["anchor_b"], joints["reference_angle"],
          joints["lower"], joints["upper"], joints["length"], joints["frequency"],
          joints["axis"], joints["ratio"], joints["rest_angle"]),

@@ -11,7 +11,6 @@ all call :func:`collide_parts`, so they agree to the last bit.
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -20,6 +19,7 @@ from .chain_pair import chain_pair
 from .jit import kernel
 from .packing import PackedParts
 from .polygon_pair import polygon_pair
+from .rotation import cos_sin
 from .round_pair import circle_circle, polygon_circle
 from .segment_pair import rounded_pair
 
@@ -97,7 +97,7 @@ def turns(poses):
     """(N, 2) cos and sin of the angles of poses (N, 3)."""
     out = np.empty((len(poses), 2))
     for i in range(len(poses)):
-        out[i, 0], out[i, 1] = math.cos(poses[i, 2]), math.sin(poses[i, 2])
+        out[i, 0], out[i, 1] = cos_sin(poses[i, 2])
     return out
 
 
@@ -326,5 +326,5 @@ def _relative_pose(c, s, x, y, angle, xo, yo, angle_o):
     a half turn), so ties between faces break the same way every time.
     """
     dx, dy = xo - x, yo - y
-    turn = angle_o - angle
-    return c * dx + s * dy, -s * dx + c * dy, math.cos(turn), math.sin(turn)
+    cos, sin = cos_sin(angle_o - angle)
+    return c * dx + s * dy, -s * dx + c * dy, cos, sin

@@ -62,7 +62,8 @@ def correct_positions(contacts, solve, poses, start, turned, inv_mass, passes, s
     """Move the positions of ``poses`` (N + 1, 3) in place by the rule above.
 
     contacts: (body_a, body_b, normal, arm_a, arm_b, separation, slop), the step's
-    manifold columns (M,) (see ``engine.contact_solver.Manifolds``); solve: (M,) bool, the
+    manifold columns (M,) (see ``engine.contact_solver.Manifolds``), the arms to what
+    turns with each body (``engine.contact_cores``); solve: (M,) bool, the
     manifolds that may move something; start: (N + 1, 3) poses at the step start; turned:
     (N + 1,) angle each body turned this step; inv_mass: (N + 1,); settings: (factor,
     max_correction); body_slop: (N + 1,) each body's slop (``engine.contact_slop``); sweep:

@@ -41,7 +41,7 @@ kept for the whole step at the start poses; only the separations move. A separat
 with what turns with each body: on a round part (a circle, a capsule, a rounded polygon)
 that is its core, not the point on its surface, which stays where the normal meets it
 (turning the whole arm, a ball rolling at 12 m/s measured a gap that was not there and
-sank 7 mm into the ground; ``round_cores``).
+sank 7 mm into the ground; ``engine.contact_cores``).
 """
 
 from __future__ import annotations
@@ -104,31 +104,6 @@ def softness(hertz, damping_ratio, h):
 
 
 @kernel
-def round_cores(arm_a, arm_b, normal, separation, count, radius_a, radius_b):
-    """(core_a, core_b) (M, 2, 2): each point's arms from the centres of mass to what turns
-    with each body, for the separations the sub-steps track. A point lies midway between
-    the surfaces; on a round part (radius > 0) the surface point at the normal is its core
-    point plus the radius, and rolling turns the core, not that point.
-
-    arm_a, arm_b (M, 2, 2), normal (M, 2), separation (M, 2), count (M,): the manifolds';
-    radius_a, radius_b (M,): the radii of their parts on A and B.
-    """
-    core_a = arm_a.copy()
-    core_b = arm_b.copy()
-    for i in range(len(count)):
-        nx, ny = normal[i, 0], normal[i, 1]
-        for p in range(count[i]):
-            half = 0.5 * separation[i, p]
-            if radius_a[i] > 0.0:
-                core_a[i, p, 0] -= (radius_a[i] + half) * nx
-                core_a[i, p, 1] -= (radius_a[i] + half) * ny
-            if radius_b[i] > 0.0:
-                core_b[i, p, 0] += (radius_b[i] + half) * nx
-                core_b[i, p, 1] += (radius_b[i] + half) * ny
-    return core_a, core_b
-
-
-@kernel
 def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, hertz,
                  damping_ratio, h):  # fmt: skip
     """The (M, SOFT_COLUMNS) soft rows of the manifolds; c: their prepared rigid rows
@@ -136,11 +111,13 @@ def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, her
     record the approach).
 
     body_a, body_b, count (M,), normal (M, 2), arm_a, arm_b (M, 2, 2), separation (M, 2):
-    the manifolds' columns (the arms: ``round_cores``'); hertz, damping_ratio: the contact
-    springs'; h: the sub-step.
+    the manifolds' columns (the arms: ``engine.contact_cores.round_cores``'); hertz,
+    damping_ratio: the contact springs'; h: the sub-step.
     """
     m = len(body_a)
     soft = np.zeros((m, SOFT_COLUMNS))
+    loose = softness(hertz, damping_ratio, h)
+    stiff = softness(FIXED_STIFFENING * hertz, FIXED_STIFFENING * damping_ratio, h)
     for i in range(m):
         nx, ny = normal[i, 0], normal[i, 1]
         for p in range(count[i]):
@@ -150,11 +127,8 @@ def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, her
             c[i, TARGET0 + p] = 0.0
             c[i, APPROACH0 + p] = 0.0
         soft[i, LEAVE0] = soft[i, LEAVE0 + 1] = np.nan
-        fixed = c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0
-        scale = FIXED_STIFFENING if fixed else 1.0
-        soft[i, BIAS_RATE], soft[i, MASS_SCALE], soft[i, IMPULSE_SCALE] = softness(
-            scale * hertz, scale * damping_ratio, h
-        )
+        spring = stiff if c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0 else loose
+        soft[i, BIAS_RATE], soft[i, MASS_SCALE], soft[i, IMPULSE_SCALE] = spring
     return soft
 
 
@@ -194,7 +168,7 @@ def opening_speeds(count, normal, arm_a, arm_b, separation, loaded, slop, body_a
     at the start, over dt. Only where sleep asks (a point more than two slops deeper than
     its spring's loaded depth, ``loaded`` (M, 2); slop (M,)); -inf elsewhere. count (M,);
     normal (M, 2); arm_a, arm_b (M, 2, 2) at the step's start, to what turns with each
-    body (``round_cores``); body_a, body_b (M,)."""
+    body (``engine.contact_cores``); body_a, body_b (M,)."""
     m = len(count)
     opening = np.full(m, -np.inf)
     for i in range(m):
@@ -310,7 +284,7 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     the normal impulses.
 
     c, soft: prepared rigid and soft rows; arm_a, arm_b (M, 2, 2) at the step start, to
-    what turns with each body (``round_cores``);
+    what turns with each body (``engine.contact_cores``);
     normal_impulse (M, 2), tangent_impulse (M,): this sub-step's accumulated impulses;
     velocity (N + 1, 3); accel (N + 1, 3): what the forces add to it per second;
     moved (N + 1, 3): each body's displacement since the step start,

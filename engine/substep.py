@@ -42,13 +42,13 @@ struck in the step: the least of its sub-steps', as the last may hold the impact
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 
 from .body_store import DYNAMIC
 from .ccd import allowed_times
 from .ccd_pairs import sweep_pairs
+from .contact_cores import round_cores
 from .contact_slop import body_slops
 from .contact_solver import (
     APPROACH0,
@@ -79,13 +79,13 @@ from .joint_trees import (
     solve_trees,
     without_tree_mains,
 )
+from .rotation import cos_sin
 from .settings import ANGULAR_SLOP, CCD_FRACTION, SPECULATIVE_SLOPS
 from .soft_contacts import (
     LEAVE0,
     loaded_depths,
     opening_speeds,
     prepare_soft,
-    round_cores,
     softness,
     solve_soft_contact,
 )
@@ -111,10 +111,10 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
                    inv_inertia, filters, ignored):  # fmt: skip
     """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
     push-out moved (none: the springs push), the manifolds for the warm-start cache,
-    each point's separation (M, 2) plus the depth its spring sits at under its load, and,
-    with sleep on, how fast each manifold (M,) opened over the step (for sleep: an overlap
-    deeper than where its spring rests, opening, is still being pushed out); the
-    manifolds' impulses become the step's.
+    each point's separation (M, 2) (with sleep on, plus the depth its spring sits at under
+    its load), and, with sleep on, how fast each manifold (M,) opened over the step (for
+    sleep: an overlap deeper than where its spring rests, opening, is still being pushed
+    out); the manifolds' impulses become the step's.
 
     body, joints: the world's columns; manifolds with solve_contacts (M,) bool; slots
     (J, 2), solve_joints (J,) bool; parts, part_reach, owner, solid: the part table and the
@@ -145,7 +145,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
         contacts, cores, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
         accel, drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
-        settings, world._clock.steps % 2 == 1,
+        settings, world._clock.steps % 2 == 1, world.sleep,
     )  # fmt: skip
     poses = _stop_tunnels(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), owner, solid,
@@ -155,9 +155,10 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     warm = dataclasses.replace(m, normal_impulse=warm_normal, tangent_impulse=warm_tangent)
     # Sleep judges overlap from where each loaded spring rests, not from touching, and
     # only while the springs are pushing it out.
-    settled = m.separation + loaded
+    settled = m.separation
     opening = None
     if world.sleep:
+        settled = m.separation + loaded
         opening = opening_speeds(
             m.count, m.normal, cores[0], cores[1], m.separation, loaded, m.slop, m.body_a,
             m.body_b, moved, world.dt,
@@ -193,15 +194,16 @@ def substep_forces(velocity, angular_velocity, force, torque, inv_mass, inv_iner
 
 @kernel
 def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, start, velocity,
-              accel, drag, inv_mass, inv_inertia, dt, substeps, relax, settings,
-              backwards):  # fmt: skip
+              accel, drag, inv_mass, inv_inertia, dt, substeps, relax, settings, backwards,
+              sleep):  # fmt: skip
     """The sub-step loop; velocity (N + 1, 3) changes in place. Returns each body's
     displacement over the step (N + 1, 3), the warm-start impulses to keep ((M, 2),
     (M,)), each body's joint tree (N + 1,) (-1: none; ``engine.joint_trees``) and the
     depth (M, 2) at which each point's spring holds its last sub-step's load
-    (``engine.soft_contacts.loaded_depths``); the manifolds' impulse columns become the
-    step's totals, the joints' the last sub-step's times n. cores: the points' arms to
-    what turns with each body (``engine.soft_contacts.round_cores``), for separations."""
+    (``engine.soft_contacts.loaded_depths``; only sleep asks: (0, 2) without it); the
+    manifolds' impulse columns become the step's totals, the joints' the last sub-step's
+    times n. cores: the points' arms to what turns with each body
+    (``engine.contact_cores``), for separations."""
     core_a, core_b = cores
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
@@ -438,7 +440,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             least[i, 0] = min(least[i, 0], x[i, 0])
             least[i, 1] = min(least[i, 1], x[i, 1])
             total_t[i] += xt[i]
-    loaded = loaded_depths(c, soft, count, x)
+    loaded = loaded_depths(c, soft, count, x) if sleep else np.zeros((0, 2))
     for i in range(m):
         normal_impulse[i, 0], normal_impulse[i, 1] = total[i, 0], total[i, 1]
         tangent_impulse[i] = total_t[i]
@@ -459,19 +461,6 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         upper_impulse[j] = accumulated[j, UPPER] * substeps
         spring_impulse[j] = accumulated[j, SPRING_IMPULSE] * substeps
     return moved, x, xt, tree_of, loaded
-
-
-@kernel(inline=True)
-def cos_sin(angle):
-    """(cos, sin) of angle; below 0.01 rad (a body's turn over a step, mostly) from their
-    series, whose first left-out terms are under 3e-21 there: libm's calls cost more than
-    the rest of a sub-step's pass over the bodies."""
-    if abs(angle) >= 0.01:
-        return math.cos(angle), math.sin(angle)
-    a2 = angle * angle
-    cos = 1.0 - a2 * (0.5 - a2 * (1.0 / 24.0 - a2 * (1.0 / 720.0)))
-    sin = angle * (1.0 - a2 * (1.0 / 6.0 - a2 * (1.0 / 120.0 - a2 * (1.0 / 5040.0))))
-    return cos, sin
 
 
 @kernel

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .jit import kernel
 from .packing import PackedParts
+from .rotation import cos_sin
 
 
 def part_bounds(parts: PackedParts, poses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -44,7 +43,7 @@ def swept_bounds(vertices, count, radius, owner, start, end, margin):
         lo_x = lo_y = np.inf
         hi_x = hi_y = -np.inf
         for pose in (start[body], end[body]):
-            c, s = math.cos(pose[2]), math.sin(pose[2])
+            c, s = cos_sin(pose[2])
             for k in range(count[i]):
                 lx, ly = vertices[i, k, 0], vertices[i, k, 1]
                 x = c * lx - s * ly + pose[0]
