@@ -100,6 +100,8 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
     )
     rows = np.flatnonzero(point_count > 0)
     m = len(rows)
+    # Where every pair has points (a stack, a pile) the found columns are kept as they are.
+    every = m == s
     body_a = np.empty(m, dtype=np.int64)
     body_b = np.empty(m, dtype=np.int64)
     arm_a = np.zeros((m, 2, 2))
@@ -127,11 +129,12 @@ def _manifolds(vertices, normals, count, radius, part_reach, solid, start, veloc
     tangent_impulse = np.zeros(m)
     keys = np.empty((m, 2), dtype=np.int64)
     load_impulses(
-        cache_keys, cache_normal, cache_tangent, part_rows, features[rows], keys,
-        normal_impulse, tangent_impulse,
+        cache_keys, cache_normal, cache_tangent, part_rows,
+        features if every else features[rows], keys, normal_impulse, tangent_impulse,
     )  # fmt: skip
     return (
-        body_a, body_b, point_count[rows], normal[rows], arm_a, arm_b, gap, mixed_friction,
-        mixed_restitution, normal_impulse, tangent_impulse, points[rows], keys, slop,
-        part_rows,
+        body_a, body_b, point_count if every else point_count[rows],
+        normal if every else normal[rows], arm_a, arm_b, gap, mixed_friction,
+        mixed_restitution, normal_impulse, tangent_impulse,
+        points if every else points[rows], keys, slop, part_rows,
     )  # fmt: skip

@@ -59,6 +59,25 @@ def argsort_bits(keys):
 @kernel
 def argsort_floats(values):
     """Positions (N,) int64 that sort the finite ``values`` (N,) float64; stable."""
+    return argsort_bits(float_keys(values))
+
+
+@kernel
+def median(values):
+    """The median of ``values`` (N,) float64, finite, N >= 1 (the mean of the middle two
+    when N is even, as numpy's)."""
+    keys = float_keys(values)
+    n = len(values)
+    low = select_key(keys, (n - 1) // 2)
+    high = low if n % 2 else select_key(keys, n // 2)
+    if n % 2:
+        return values[_position_of(keys, low)]
+    return 0.5 * (values[_position_of(keys, low)] + values[_position_of(keys, high)])
+
+
+@kernel
+def float_keys(values):
+    """(N,) uint64 keys that order as the finite ``values`` (N,) float64 do."""
     bits = values.view(np.uint64)
     keys = np.empty(len(values), dtype=np.uint64)
     sign = np.uint64(1) << np.uint64(63)
@@ -66,18 +85,42 @@ def argsort_floats(values):
         # Positive floats order as their bits do once the sign bit is set; negative ones
         # order backwards, so all their bits flip.
         keys[i] = ~bits[i] if bits[i] & sign else bits[i] | sign
-    return argsort_bits(keys)
+    return keys
 
 
 @kernel
-def median(values):
-    """The median of ``values`` (N,) float64, N >= 1 (the mean of the middle two when N is
-    even, as numpy's)."""
-    order = argsort_floats(values)
-    n = len(values)
-    if n % 2:
-        return values[order[n // 2]]
-    return 0.5 * (values[order[n // 2 - 1]] + values[order[n // 2]])
+def select_key(keys, k):
+    """The k-th smallest (0-based) of ``keys`` (N,) uint64: a radix select, a digit at a
+    time from the top, each pass counting only the keys that share the digits found so
+    far (a median need not sort the whole array)."""
+    count = np.empty(DIGITS, dtype=np.int64)
+    mask = np.uint64(DIGITS - 1)
+    prefix = np.uint64(0)
+    rank = k
+    shift = (63 // DIGIT_BITS) * DIGIT_BITS  # the top digit's, which may be narrower
+    while shift >= 0:
+        at = np.uint64(shift)
+        above = shift + DIGIT_BITS  # the bits from here up are the digits found so far
+        count[:] = 0
+        for key in keys:
+            if above >= 64 or (key >> np.uint64(above)) == (prefix >> np.uint64(above)):
+                count[(key >> at) & mask] += 1
+        digit = 0
+        while rank >= count[digit]:
+            rank -= count[digit]
+            digit += 1
+        prefix |= np.uint64(digit) << at
+        shift -= DIGIT_BITS
+    return prefix
+
+
+@kernel
+def _position_of(keys, key):
+    """The first position of ``key`` in ``keys``."""
+    for i in range(len(keys)):
+        if keys[i] == key:
+            return i
+    return -1
 
 
 @kernel

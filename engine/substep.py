@@ -245,6 +245,9 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         any_joint = any_joint or solve_joints[j]
     bounced = np.zeros(m, dtype=np.bool_)
     bounce = np.zeros(m, dtype=np.bool_)
+    bouncy = False  # any solved manifold with restitution: else no bounce passes
+    for i in range(m):
+        bouncy = bouncy or (solve_contacts[i] and c[i, RESTITUTION] > 0.0)
     order = interleaved_order(m, STREAMS)
     if backwards:
         order = order[::-1].copy()
@@ -426,14 +429,17 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             )  # fmt: skip
         # Bounce, once per step, the points that arrived in this sub-step: approached
         # faster than the threshold and pushed. The sub-steps left carry them away.
-        for i in range(m):
+        for i in range(m if bouncy else 0):
             now = False
             if solve_contacts[i] and not bounced[i] and c[i, RESTITUTION] > 0.0:
                 for p in range(count[i]):
                     now = now or (c[i, APPROACH0 + p] < -threshold and x[i, p] > 0.0)
             bounce[i] = now
             bounced[i] = bounced[i] or now
-        restitute(body_a, body_b, c, x, bounce, threshold, velocity, soft[:, LEAVE0 : LEAVE0 + 2])
+        if bouncy:
+            restitute(
+                body_a, body_b, c, x, bounce, threshold, velocity, soft[:, LEAVE0 : LEAVE0 + 2]
+            )
         for i in range(m):
             total[i, 0] += x[i, 0]
             total[i, 1] += x[i, 1]
