@@ -11,8 +11,9 @@ before it.
 The rule, step by step:
 
 1. Gaps are linear: a manifold's gap is the smaller of its two points' separations at the
-   step start, plus how far its bodies' turns moved the points along the normal, plus the
-   relative displacement of the bodies along the normal since the step start.
+   step start, plus how far its bodies' turns moved the points along the normal (on a
+   round part, the core point: a ball rolls under its contact, ``engine.contact_cores``),
+   plus the relative displacement of the bodies along the normal since the step start.
 2. Two kinds of manifold: *dynamic* ones join two dynamic bodies; *static* ones have a
    body with zero inverse mass (static or kinematic), which push-out never moves.
 3. Nothing is pushed unless some manifold is deeper than its slop; then every manifold

@@ -28,6 +28,11 @@ millimetre for a box on the ground.
   impulse in the step it lands in) or pushed it apart from touching (its push's speed is
   taken back); otherwise it waits for the next biased pass, so that relaxing never slows
   a body that has not reached the surface yet.
+- Friction comes first in a visit, bounded by the normal impulses so far, and the normal
+  rows after it, so that the normal rows have the last word: friction acts at the
+  points' centre, and solved last its torque can turn a box dragged along a moving wall
+  back into it (the tumbler's deepest box over six seeds: 1.7 cm before, 1.2 cm with
+  friction first).
 - The two points of a manifold are solved together, with the 2x2 mass matrix, when both
   have the same spring (the block solve of ``engine.contact_solver``, softened): solving
   them one after the other gives the first more than its share, tilting every box of a
@@ -279,9 +284,9 @@ def _arrived(s, new, bouncing):
 def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_impulse,
                        velocity, accel, moved, turn, inv_h, push, use_bias,
                        threshold):  # fmt: skip
-    """One visit of manifold i (bodies a, b): the normal rows, soft or speculative (both
-    at once where they can be), then friction at the points' centre bounded by mu times
-    the normal impulses.
+    """One visit of manifold i (bodies a, b): friction at the points' centre bounded by
+    mu times the normal impulses so far, then the normal rows, soft or speculative (both
+    at once where they can be).
 
     c, soft: prepared rigid and soft rows; arm_a, arm_b (M, 2, 2) at the step start, to
     what turns with each body (``engine.contact_cores``);
@@ -301,6 +306,21 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     dx, dy = moved[b, 0] - moved[a, 0], moved[b, 1] - moved[a, 1]
     ca, sa, cb, sb = turn[a, 0], turn[a, 1], turn[b, 0], turn[b, 1]
     two = c[i, SECOND] > 0.0
+    # Friction first, along t = (ny, -nx), at the points' centre, bounded by the normal
+    # impulses so far: solved after them, its torque could turn a corner back into the
+    # wall the normal rows had just stopped it at.
+    pt = tangent_impulse[i]
+    vt = (vbx - vax) * ny - (vby - vay) * nx + wb * c[i, RT_B] - wa * c[i, RT_A]
+    limit = c[i, FRICTION] * (normal_impulse[i, 0] + normal_impulse[i, 1])
+    new = min(max(pt - c[i, TANGENT_MASS] * vt, -limit), limit)
+    d = new - pt
+    tangent_impulse[i] = new
+    vax -= ima * ny * d
+    vay += ima * nx * d
+    wa -= iia * c[i, RT_A] * d
+    vbx += imb * ny * d
+    vby -= imb * nx * d
+    wb += iib * c[i, RT_B] * d
     # Both points unconditionally (an unused slot's rows are zeros and stay off), and no
     # branch while arrays are live: numba cannot prune their reference counts across one.
     base = (vbx - vax) * nx + (vby - vay) * ny
@@ -343,22 +363,9 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     soft[i, ARRIVED0 + 1] = _arrived(s1, new1, bounce1) if use_bias else arrived1
     d0, d1 = new0 - x0, new1 - x1
     normal_impulse[i, 0], normal_impulse[i, 1] = new0, new1
-    vax -= ima * nx * (d0 + d1)
-    vay -= ima * ny * (d0 + d1)
-    wa -= iia * (rn_a0 * d0 + rn_a1 * d1)
-    vbx += imb * nx * (d0 + d1)
-    vby += imb * ny * (d0 + d1)
-    wb += iib * (rn_b0 * d0 + rn_b1 * d1)
-    # Friction, along t = (ny, -nx), at the points' centre.
-    pt = tangent_impulse[i]
-    vt = (vbx - vax) * ny - (vby - vay) * nx + wb * c[i, RT_B] - wa * c[i, RT_A]
-    limit = c[i, FRICTION] * (normal_impulse[i, 0] + normal_impulse[i, 1])
-    new = min(max(pt - c[i, TANGENT_MASS] * vt, -limit), limit)
-    d = new - pt
-    tangent_impulse[i] = new
-    velocity[a, 0] = vax - ima * ny * d
-    velocity[a, 1] = vay + ima * nx * d
-    velocity[a, 2] = wa - iia * c[i, RT_A] * d
-    velocity[b, 0] = vbx + imb * ny * d
-    velocity[b, 1] = vby - imb * nx * d
-    velocity[b, 2] = wb + iib * c[i, RT_B] * d
+    velocity[a, 0] = vax - ima * nx * (d0 + d1)
+    velocity[a, 1] = vay - ima * ny * (d0 + d1)
+    velocity[a, 2] = wa - iia * (rn_a0 * d0 + rn_a1 * d1)
+    velocity[b, 0] = vbx + imb * nx * (d0 + d1)
+    velocity[b, 1] = vby + imb * ny * (d0 + d1)
+    velocity[b, 2] = wb + iib * (rn_b0 * d0 + rn_b1 * d1)

@@ -4,9 +4,10 @@
 operations on whole batches, proven against the independent oracles of ``tests/oracles.py``.
 The kernel must give the same answers for every kind of pair (polygon-polygon of any vertex
 counts, polygon-circle both ways round, circle-circle), every pose, velocity, margin and
-flip tolerance. The two perform the same float operations in the same order, so floats are
-held to 1e-12 of the pair's scale (in practice they agree to the last bit) and counts,
-features and containment must be equal.
+flip tolerance. The two perform the same float operations in the same order (but for the
+cos and sin of small turns, which the kernel takes from their series, ``engine.rotation``),
+so floats are held to 1e-12 of the pair's scale and counts, features and containment must
+be equal.
 """
 
 from __future__ import annotations
