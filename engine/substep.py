@@ -509,15 +509,18 @@ def _struck_pass(order, struck, solve, body_a, body_b, c, soft, core_a, core_b, 
     point bouncing within the sub-step: visited again, its bounce would be taken for a
     landing."""
     for i in order:
-        bouncing = not (np.isnan(soft[i, LEAVE0]) and np.isnan(soft[i, LEAVE0 + 1]))
+        # The marks first: most manifolds have none, and need not be read at all.
         mark = max(struck[body_a[i]], struck[body_b[i]])
-        fixed = c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0
-        chosen = mark == STRUCK or (fixed and mark == BESIDE)
-        if solve[i] and chosen and not (use_bias and bouncing):
-            solve_soft_contact(
-                i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity, accel,
-                moved, turn, inv_h, push, use_bias, threshold,
-            )  # fmt: skip
+        if mark == 0 or not solve[i]:
+            continue
+        if mark == BESIDE and not (c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0):
+            continue
+        if use_bias and not (np.isnan(soft[i, LEAVE0]) and np.isnan(soft[i, LEAVE0 + 1])):
+            continue  # bouncing within the sub-step
+        solve_soft_contact(
+            i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity, accel, moved,
+            turn, inv_h, push, use_bias, threshold,
+        )  # fmt: skip
 
 
 @kernel
