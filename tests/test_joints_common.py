@@ -26,6 +26,7 @@ from engine import (
     WheelJoint,
     World,
 )
+from engine.settings import LINEAR_SLOP
 
 
 # -- conservation laws over random joined pairs ---------------------------------------------
@@ -126,6 +127,8 @@ def test_internal_joints_keep_momentum_and_hold(kind, positions, anchor, directi
     b = world.add_body(Circle(0.4), position=(positions[2] + 3.0, positions[3]),
                        velocity=velocities[3:5], angular_velocity=velocities[5])  # fmt: skip
     point = b.position + np.array(anchor)
+    # A rope needs anchors apart: at one point it has no length (RopeJoint says so).
+    assume(kind != "rope" or np.hypot(*(point - a.position)) > 0.0)
     axis = (math.cos(direction), math.sin(direction))
     joint = {
         "prismatic": lambda: PrismaticJoint(a, b, point, axis),
@@ -147,7 +150,10 @@ def test_internal_joints_keep_momentum_and_hold(kind, positions, anchor, directi
     if kind == "prismatic":
         assert abs(b.angle - a.angle) < 1e-3
     if kind == "rope":
-        assert joint.current_length < length * 1.01
+        # Ropes are corrected on positions leaving the world's slop (docs/joints.md), and
+        # no more: a 0.25 m rope to a spinning disc sat at 0.255 m, 2 % long, the slop to
+        # the last bit or two.
+        assert joint.current_length < max(length * 1.01, length + LINEAR_SLOP * (1 + 1e-9))
     if kind == "gear":
         assert abs(joint.error) < 1e-6
 

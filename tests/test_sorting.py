@@ -34,4 +34,6 @@ finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
 def test_median_is_numpys(values, repeat):
     # Repeats make ties; signed zeros and negatives exercise the float keys' order.
     array = np.repeat(np.array(values, dtype=np.float64), repeat)
-    assert median(array) == np.median(array)
+    with np.errstate(over="ignore"):  # the middle two of huge values sum past the range
+        expected = np.median(array)
+    assert median(array) == expected
