@@ -125,33 +125,51 @@ def tumbler(seeds: range = range(1, 7)):
     yield f"{named}: 99th percentile of the steps' deepest, worst seed", worst_99, "cm"
 
 
-def _tumbler(seed: int):
-    """((600,) the deepest box-wall contact after each step, boxes outside at the end)."""
-    world = World(**SOLVER)
-    side, wall = 10.0, 0.5
-    half = side / 2
+# The tumbler's drum: inner side (m) and wall thickness.
+DRUM_SIDE, DRUM_WALL = 10.0, 0.5
+
+
+def add_tumbler(world, seed: int):
+    """The tumbler in ``world`` (the engine's or a reference adapter's ``add_body``): a
+    hollow square drum of kinematic walls, DRUM_SIDE inside, turning at 0.25 rad/s, and
+    300 boxes of 0.4 m filling its lower two thirds, their angles set by ``seed``.
+    Returns (drum, boxes (300,) list)."""
+    half, wall = DRUM_SIDE / 2, DRUM_WALL
     drum = world.add_body(
-        [Box(side + 2 * wall, wall, offset=(0, -half - wall / 2)),
-         Box(side + 2 * wall, wall, offset=(0, half + wall / 2)),
-         Box(wall, side, offset=(-half - wall / 2, 0)),
-         Box(wall, side, offset=(half + wall / 2, 0))],
+        [Box(DRUM_SIDE + 2 * wall, wall, offset=(0, -half - wall / 2)),
+         Box(DRUM_SIDE + 2 * wall, wall, offset=(0, half + wall / 2)),
+         Box(wall, DRUM_SIDE, offset=(-half - wall / 2, 0)),
+         Box(wall, DRUM_SIDE, offset=(half + wall / 2, 0))],
         kind="kinematic", angular_velocity=0.25,
     )  # fmt: skip
     rng = np.random.default_rng(seed)
-    for i in range(300):  # 20 x 15, filling the lower two thirds
+    boxes = []
+    for i in range(300):  # 20 x 15
         x, y = -4.75 + 0.5 * (i % 20), -4.75 + 0.5 * (i // 20)
-        world.add_body(Box(0.4, 0.4), position=(x, y), angle=rng.uniform(-0.1, 0.1))
+        boxes.append(world.add_body(Box(0.4, 0.4), position=(x, y),
+                                    angle=rng.uniform(-0.1, 0.1)))  # fmt: skip
+    return drum, boxes
+
+
+def deepest_in(world, body) -> float:
+    """How deep the deepest contact point of ``body`` (a Body of the engine's ``world``)
+    sits in another body, in metres (0 without one)."""
+    table = world.contact_arrays()
+    mine = (table.rows == world.index_of(body)).any(axis=1)
+    return max(float(table.depth[mine].max()), 0.0) if mine.any() else 0.0
+
+
+def _tumbler(seed: int):
+    """((600,) the deepest box-wall contact after each step, boxes outside at the end)."""
+    world = World(**SOLVER)
+    drum, _ = add_tumbler(world, seed)
     deepest = np.zeros(600)
-    drum_row = world.index_of(drum)
     for step in range(600):
         world.step()
-        table = world.contact_arrays()
-        mine = (table.rows == drum_row).any(axis=1)
-        if mine.any():
-            deepest[step] = max(float(table.depth[mine].max()), 0.0)
+        deepest[step] = deepest_in(world, drum)
     c, s = math.cos(drum.angle), math.sin(drum.angle)
     local = (world.positions - drum.position) @ np.array([[c, -s], [s, c]])
-    return deepest, int((np.abs(local[1:]) > half).any(axis=1).sum())
+    return deepest, int((np.abs(local[1:]) > DRUM_SIDE / 2).any(axis=1).sum())
 
 
 def mass_ratio():

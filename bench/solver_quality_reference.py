@@ -65,7 +65,7 @@ import math
 import numpy as np
 
 from bench.reference_worlds import DT, ENGINES, SLEEP_SPEED, G
-from bench.solver_quality import RAIN_SEED, landed
+from bench.solver_quality import DRUM_SIDE, RAIN_SEED, add_tumbler, landed
 from demos.scenes.rain import PER_STEP, Spout, add_container
 from engine import Box, Circle
 
@@ -148,21 +148,8 @@ def tumbler(make, seeds: range = range(1, 7)):
 
 def _tumbler(make, seed: int):
     world = make()
-    side, wall = 10.0, 0.5
-    half = side / 2
-    drum = world.add_body(
-        [Box(side + 2 * wall, wall, offset=(0, -half - wall / 2)),
-         Box(side + 2 * wall, wall, offset=(0, half + wall / 2)),
-         Box(wall, side, offset=(-half - wall / 2, 0)),
-         Box(wall, side, offset=(half + wall / 2, 0))],
-        kind="kinematic", angular_velocity=0.25,
-    )  # fmt: skip
-    rng = np.random.default_rng(seed)
-    boxes = []
-    for i in range(300):  # 20 x 15, filling the lower two thirds
-        x, y = -4.75 + 0.5 * (i % 20), -4.75 + 0.5 * (i // 20)
-        boxes.append(world.add_body(Box(0.4, 0.4), position=(x, y),
-                                    angle=rng.uniform(-0.1, 0.1)))  # fmt: skip
+    drum, boxes = add_tumbler(world, seed)
+    half = DRUM_SIDE / 2
     deepest = np.zeros(600)
     for step in range(600):
         world.step()

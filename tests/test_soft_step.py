@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from builders import DT, G, run
 
+from bench.solver_quality import add_tumbler, deepest_in
 from engine import Box, Circle, World
 from engine.rotation import cos_sin
 from engine.solver_settings import SOFT_SUBSTEPS
@@ -319,25 +320,9 @@ def test_a_turning_drum_keeps_its_boxes_out_of_its_walls():
     boxes went 1.3 cm in here (1.7 cm at the worst of six seeds).
     """
     world = soft_world()
-    side, wall = 10.0, 0.5
-    half = side / 2
-    drum = world.add_body(
-        [Box(side + 2 * wall, wall, offset=(0, -half - wall / 2)),
-         Box(side + 2 * wall, wall, offset=(0, half + wall / 2)),
-         Box(wall, side, offset=(-half - wall / 2, 0)),
-         Box(wall, side, offset=(half + wall / 2, 0))],
-        kind="kinematic", angular_velocity=0.25,
-    )  # fmt: skip
-    rng = np.random.default_rng(1)
-    for i in range(300):
-        x, y = -4.75 + 0.5 * (i % 20), -4.75 + 0.5 * (i // 20)
-        world.add_body(Box(0.4, 0.4), position=(x, y), angle=rng.uniform(-0.1, 0.1))
-    drum_row = world.index_of(drum)
+    drum, _ = add_tumbler(world, seed=1)
     deepest = 0.0
     for _ in range(600):
         world.step()
-        table = world.contact_arrays()
-        walls = (table.rows == drum_row).any(axis=1)
-        if walls.any():
-            deepest = max(deepest, float(table.depth[walls].max()))
+        deepest = max(deepest, deepest_in(world, drum))
     assert deepest < 0.01
