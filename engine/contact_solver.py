@@ -195,6 +195,26 @@ def warm_start_contacts(body_a, body_b, c, normal_impulse, tangent_impulse, solv
 
 
 @kernel(inline=True)
+def friction(c, i, tangent_impulse, pushed, vax, vay, wa, vbx, vby, wb):
+    """Manifold i's friction, along t = (ny, -nx) at its points' centre, bounded by mu
+    times ``pushed`` (the normal impulses so far): updates tangent_impulse (M,) and
+    returns the bodies' velocities (vax, vay, wa, vbx, vby, wb) after it. Both solvers
+    solve it before the normal rows, so that those have the last word."""
+    nx, ny = c[i, NX], c[i, NY]
+    ima, imb, iia, iib = c[i, IM_A], c[i, IM_B], c[i, II_A], c[i, II_B]
+    pt = tangent_impulse[i]
+    vt = (vbx - vax) * ny - (vby - vay) * nx + wb * c[i, RT_B] - wa * c[i, RT_A]
+    limit = c[i, FRICTION] * pushed
+    new = min(max(pt - c[i, TANGENT_MASS] * vt, -limit), limit)
+    d = new - pt
+    tangent_impulse[i] = new
+    return (
+        vax - ima * ny * d, vay + ima * nx * d, wa - iia * c[i, RT_A] * d,
+        vbx + imb * ny * d, vby - imb * nx * d, wb + iib * c[i, RT_B] * d,
+    )  # fmt: skip
+
+
+@kernel(inline=True)
 def solve_contact(i, a, b, c, normal_impulse, tangent_impulse, velocity):
     """One Gauss-Seidel visit of manifold i (bodies a, b; prepared rows c): friction first,
     bounded by the current normal impulses, then both normal rows together."""
@@ -204,19 +224,9 @@ def solve_contact(i, a, b, c, normal_impulse, tangent_impulse, velocity):
     vax, vay, wa = velocity[a, 0], velocity[a, 1], velocity[a, 2]
     vbx, vby, wb = velocity[b, 0], velocity[b, 1], velocity[b, 2]
     x0, x1 = normal_impulse[i, 0], normal_impulse[i, 1]
-    # Friction, along t = (ny, -nx), at the points' centre.
-    pt = tangent_impulse[i]
-    vt = (vbx - vax) * ny - (vby - vay) * nx + wb * c[i, RT_B] - wa * c[i, RT_A]
-    limit = c[i, FRICTION] * (x0 + x1)
-    new = min(max(pt - c[i, TANGENT_MASS] * vt, -limit), limit)
-    d = new - pt
-    tangent_impulse[i] = new
-    vax -= ima * ny * d
-    vay += ima * nx * d
-    wa -= iia * c[i, RT_A] * d
-    vbx += imb * ny * d
-    vby -= imb * nx * d
-    wb += iib * c[i, RT_B] * d
+    vax, vay, wa, vbx, vby, wb = friction(
+        c, i, tangent_impulse, x0 + x1, vax, vay, wa, vbx, vby, wb
+    )
     # Both normal rows together.
     base = (vbx - vax) * nx + (vby - vay) * ny
     vn0 = base + wb * rn_b0 - wa * rn_a0 - c[i, TARGET0]

@@ -58,7 +58,6 @@ import numpy as np
 from .contact_solver import (
     APPROACH0,
     BLOCK,
-    FRICTION,
     II_A,
     II_B,
     IM_A,
@@ -74,11 +73,9 @@ from .contact_solver import (
     RESTITUTION,
     RN_A0,
     ROW_MASS0,
-    RT_A,
-    RT_B,
     SECOND,
-    TANGENT_MASS,
     TARGET0,
+    friction,
 )
 from .jit import kernel
 
@@ -306,21 +303,12 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     dx, dy = moved[b, 0] - moved[a, 0], moved[b, 1] - moved[a, 1]
     ca, sa, cb, sb = turn[a, 0], turn[a, 1], turn[b, 0], turn[b, 1]
     two = c[i, SECOND] > 0.0
-    # Friction first, along t = (ny, -nx), at the points' centre, bounded by the normal
-    # impulses so far: solved after them, its torque could turn a corner back into the
-    # wall the normal rows had just stopped it at.
-    pt = tangent_impulse[i]
-    vt = (vbx - vax) * ny - (vby - vay) * nx + wb * c[i, RT_B] - wa * c[i, RT_A]
-    limit = c[i, FRICTION] * (normal_impulse[i, 0] + normal_impulse[i, 1])
-    new = min(max(pt - c[i, TANGENT_MASS] * vt, -limit), limit)
-    d = new - pt
-    tangent_impulse[i] = new
-    vax -= ima * ny * d
-    vay += ima * nx * d
-    wa -= iia * c[i, RT_A] * d
-    vbx += imb * ny * d
-    vby -= imb * nx * d
-    wb += iib * c[i, RT_B] * d
+    # Friction first: solved after the normal rows, its torque could turn a corner back
+    # into the wall they had just stopped it at.
+    vax, vay, wa, vbx, vby, wb = friction(
+        c, i, tangent_impulse, normal_impulse[i, 0] + normal_impulse[i, 1], vax, vay, wa, vbx,
+        vby, wb,
+    )  # fmt: skip
     # Both points unconditionally (an unused slot's rows are zeros and stay off), and no
     # branch while arrays are live: numba cannot prune their reference counts across one.
     base = (vbx - vax) * nx + (vby - vay) * ny
