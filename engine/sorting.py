@@ -2,8 +2,9 @@
 
 numba compiles each of its own sorts (quicksort, mergesort, the selection behind median)
 anew for every kernel that uses one, and they are among the slowest things to compile. One
-small least-significant-digit radix sort serves integer keys, float keys (through an
-order-preserving map to integers) and medians; it is stable, and linear in the keys.
+small least-significant-digit radix sort serves integer keys and float keys (through an
+order-preserving map to integers); it is stable, and linear in the keys. A median takes a
+radix select on the same keys instead, one digit at a time from the top.
 """
 
 from __future__ import annotations
@@ -68,11 +69,10 @@ def median(values):
     when N is even, as numpy's)."""
     keys = float_keys(values)
     n = len(values)
-    low = select_key(keys, (n - 1) // 2)
-    high = low if n % 2 else select_key(keys, n // 2)
+    low = values[_position_of(keys, select_key(keys, (n - 1) // 2))]
     if n % 2:
-        return values[_position_of(keys, low)]
-    return 0.5 * (values[_position_of(keys, low)] + values[_position_of(keys, high)])
+        return low
+    return 0.5 * (low + values[_position_of(keys, select_key(keys, n // 2))])
 
 
 @kernel
