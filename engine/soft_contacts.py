@@ -185,13 +185,13 @@ def opening_speeds(count, normal, arm_a, arm_b, separation, loaded, slop, body_a
         for p in range(count[i]):
             ax, ay, bx, by = arm_a[i, p, 0], arm_a[i, p, 1], arm_b[i, p, 0], arm_b[i, p, 1]
             base = separation[i, p] - ((bx - ax) * nx + (by - ay) * ny)
-            now = _separation(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb)
+            now = separation_now(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb)
             opening[i] = max(opening[i], (now - separation[i, p]) / dt)
     return opening
 
 
 @kernel(inline=True)
-def _separation(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb):
+def separation_now(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb):
     """A point's separation now: its step-start base (separation less (r_b - r_a) . n),
     with arms (ax, ay), (bx, by) turned by (ca, sa), (cb, sb) and the bodies' relative
     displacement (dx, dy) (the normal is kept). Scalars only: a helper handed arrays pays
@@ -316,11 +316,11 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     e = c[i, RESTITUTION]
     rate, mass_scale = soft[i, BIAS_RATE], soft[i, MASS_SCALE]
     impulse_scale = soft[i, IMPULSE_SCALE]
-    s0 = _separation(
+    s0 = separation_now(
         soft[i, BASE0], arm_a[i, 0, 0], arm_a[i, 0, 1], arm_b[i, 0, 0], arm_b[i, 0, 1], nx, ny,
         dx, dy, ca, sa, cb, sb,
     )  # fmt: skip
-    s1 = _separation(
+    s1 = separation_now(
         soft[i, BASE0 + 1], arm_a[i, 1, 0], arm_a[i, 1, 1], arm_b[i, 1, 0], arm_b[i, 1, 1],
         nx, ny, dx, dy, ca, sa, cb, sb,
     )  # fmt: skip

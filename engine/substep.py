@@ -60,6 +60,11 @@ from .contact_solver import (
     restitute,
     warm_start_contacts,
 )
+from .contact_trees import (
+    contact_forest,
+    solve_contact_trees,
+    stiffen_tree_springs,
+)
 from .jit import kernel
 from .joint_columns import ROWS
 from .joint_geometry import HAS_AXIS
@@ -77,7 +82,6 @@ from .joint_trees import (
     joint_forest,
     predicted_targets,
     project_trees,
-    solve_trees,
     without_tree_mains,
 )
 from .rotation import cos_sin
@@ -92,6 +96,7 @@ from .soft_contacts import (
 )
 from .soft_joints import keep_spring_pushes, soften_joints, solve_soft_main
 from .solver_settings import IMPACT_BIASED, IMPACT_RELAX, MAX_HERTZ_SHARE, TREE_TOLERANCE
+from .tree_solve import RIGID, solve_trees
 from .tree_turns import (
     engage_limits,
     held_turns,
@@ -270,6 +275,11 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         kind, slots, solve_joints, inv_mass, inv_inertia
     )
     trees = len(tree_order) > 0
+    # The touching contacts whose graph is a tree are solved exactly too, stiffer.
+    contact_trees = contact_forest(
+        body_a, body_b, count, separation, solve_contacts, tree_of, c, inv_mass, inv_inertia
+    )
+    stiffen_tree_springs(soft, c, contact_trees[0], contact_hertz, contact_ratio, h)
     exact = child >= 0
     turns_held = held_turns(kind, child)
     turning = softened
@@ -305,6 +315,10 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                     i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity, accel,
                     moved, turn, inv_h, push, True, threshold,
                 )  # fmt: skip
+        solve_contact_trees(
+            contact_trees, c, soft, count, body_a, body_b, core_a, core_b, x, velocity, moved,
+            turn, inv_mass, inv_inertia, push, True,
+        )  # fmt: skip
         # Struck bodies' contacts once more.
         hit, any_hit = _struck(c, body_a, body_b, solve_contacts, push, n)
         for _ in range(impact_biased if any_hit else 0):
@@ -338,7 +352,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             )
             solve_trees(
                 tree_order, child, parent, side, used, tree_rows, ROWS, target, inv_mass,
-                inv_inertia, velocity, accumulated,
+                inv_inertia, velocity, accumulated, RIGID,
             )  # fmt: skip
             settle_limits(engaged, turns_held, slots, softened, accumulated, inv_inertia, velocity)
         held = _held(body_a, body_b, solve_contacts, x, slots, solve_joints, n)
@@ -386,6 +400,10 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                         i, body_a[i], body_b[i], c, soft, core_a, core_b, x, xt, velocity,
                         accel, moved, turn, inv_h, push, False, threshold,
                     )  # fmt: skip
+            solve_contact_trees(
+                contact_trees, c, soft, count, body_a, body_b, core_a, core_b, x, velocity,
+                moved, turn, inv_mass, inv_inertia, push, False,
+            )  # fmt: skip
             for j in range(j_count):
                 if solve_joints[j]:
                     if turns_held[j]:
@@ -404,7 +422,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                 )
                 solve_trees(
                     tree_order, child, parent, side, used, tree_rows, ROWS, relax_target,
-                    inv_mass, inv_inertia, velocity, accumulated,
+                    inv_mass, inv_inertia, velocity, accumulated, RIGID,
                 )  # fmt: skip
                 settle_limits(engaged, turns_held, slots, rigid, accumulated, inv_inertia, velocity)
                 # The trees' contacts once more, so that the relax pass leaves no limb

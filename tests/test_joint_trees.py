@@ -21,8 +21,9 @@ from engine import (
 )
 from engine.joint_geometry import USED_ROWS
 from engine.joint_store import PRISMATIC, REVOLUTE, WELD
-from engine.joint_trees import joint_forest, solve_trees
+from engine.joint_trees import joint_forest
 from engine.solver_settings import SOFT_SUBSTEPS
+from engine.tree_solve import RIGID, solve_trees
 
 
 def hanging_chain(links: int, load: float, **settings):
@@ -232,7 +233,7 @@ def test_the_tree_solve_matches_a_dense_solve(seed):
     impulses = np.zeros((count, 7))
     solve_trees(
         order, child, parent, side, USED_ROWS[kind], rows.reshape(count, 18), 0, target,
-        inv_mass, inv_inertia, out, impulses,
+        inv_mass, inv_inertia, out, impulses, RIGID,
     )  # fmt: skip
     scale = np.abs(expected).max()
     np.testing.assert_allclose(impulses[:, :3], expected, rtol=0, atol=1e-9 * scale)

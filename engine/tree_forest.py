@@ -1,0 +1,142 @@
+"""Which edges of a constraint graph on the bodies form trees, and in what order an
+exact solve eliminates them (``engine.tree_solve``).
+
+The edges are joints or contact manifolds between two body rows. Bodies of zero inverse
+mass and inertia (static, kinematic, the world's row) couple nothing, so an edge to one
+is a leaf; for finding loops they count as one node, the ground: a component held by two
+such edges (a bridge pinned at both ends, a box wedged between two walls) is a loop
+through the ground, over-constrained when taut, and is left out, as is any component
+whose graph has a cycle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+
+
+@kernel(inline=True)
+def _find(root, i):
+    """The representative of slot i in the union-find forest ``root`` (halving paths)."""
+    while root[i] != i:
+        root[i] = root[root[i]]
+        i = root[i]
+    return i
+
+
+@kernel
+def tree_forest(slots, eligible, inv_mass, inv_inertia):
+    """The edges of the trees and their elimination order.
+
+    slots (E, 2): each edge's bodies' rows in the (N + 1,) arrays inv_mass and inv_inertia
+    (the world: the last row); eligible (E,) bool: the edges that may join a tree.
+    Returns order (T,) int64, the tree edges in elimination order (leaves first); child
+    and parent (E,) int64, the slot eliminated by each tree edge and the one it folds into
+    (-1 off the trees); child_side (E,) int64: 0 when the child is slot A, 1 when B; and
+    tree_of (N + 1,) int64, the tree each body is in (a slot number; -1 for none).
+    """
+    j_count = len(slots)
+    n = len(inv_mass)
+    node = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        node[i] = inv_mass[i] > 0.0 or inv_inertia[i] > 0.0
+    rigid = np.zeros(j_count, dtype=np.bool_)
+    root = np.arange(n)
+    looped = np.zeros(n, dtype=np.bool_)
+    for j in range(j_count):
+        a, b = slots[j, 0], slots[j, 1]
+        if not eligible[j] or not (node[a] or node[b]):
+            continue
+        rigid[j] = True
+        if node[a] and node[b]:
+            ra, rb = _find(root, a), _find(root, b)
+            if ra == rb:
+                looped[a] = True  # moved to the component's root below
+            else:
+                root[max(ra, rb)] = min(ra, rb)
+    cyclic = np.zeros(n, dtype=np.bool_)
+    anchors = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        if looped[i]:
+            cyclic[_find(root, i)] = True
+    for j in range(j_count):
+        a, b = slots[j, 0], slots[j, 1]
+        if rigid[j] and not (node[a] and node[b]):
+            anchors[_find(root, a if node[a] else b)] += 1
+    tree = np.zeros(j_count, dtype=np.bool_)
+    degree = np.zeros(n + 1, dtype=np.int64)
+    for j in range(j_count):
+        if rigid[j]:
+            a, b = slots[j, 0], slots[j, 1]
+            r = _find(root, a if node[a] else b)
+            tree[j] = not cyclic[r] and anchors[r] <= 1
+            if tree[j] and node[a] and node[b]:
+                degree[a + 1] += 1
+                degree[b + 1] += 1
+    # Adjacency of the bodies over the tree joints, compressed rows.
+    start = np.cumsum(degree)
+    fill = start[:-1].copy()
+    adjacent = np.empty(start[-1], dtype=np.int64)
+    for j in range(j_count):
+        a, b = slots[j, 0], slots[j, 1]
+        if tree[j] and node[a] and node[b]:
+            adjacent[fill[a]] = j
+            fill[a] += 1
+            adjacent[fill[b]] = j
+            fill[b] += 1
+    child = np.full(j_count, -1, dtype=np.int64)
+    parent = np.full(j_count, -1, dtype=np.int64)
+    child_side = np.zeros(j_count, dtype=np.int64)
+    seen = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int64)
+    leaves = np.empty(j_count, dtype=np.int64)
+    found = np.empty(j_count, dtype=np.int64)
+    leaf_count = found_count = 0
+    # Anchored components grow from their anchored body, the rest from their first body.
+    for sweep in range(2):
+        for j in range(j_count):
+            if not tree[j]:
+                continue
+            a, b = slots[j, 0], slots[j, 1]
+            anchored = not (node[a] and node[b])
+            if anchored != (sweep == 0):
+                continue
+            if anchored:
+                # The ground side is the child: its W is zero, it folds in a pin.
+                child_side[j] = 0 if node[b] else 1
+                child[j], parent[j] = (a, b) if node[b] else (b, a)
+                leaves[leaf_count] = j
+                leaf_count += 1
+            body = parent[j] if anchored else a
+            if seen[body]:
+                continue
+            seen[body] = True
+            queue[0] = body
+            head, tail = 0, 1
+            while head < tail:
+                here = queue[head]
+                head += 1
+                for k in range(start[here], start[here + 1]):
+                    joint = adjacent[k]
+                    there = slots[joint, 0] + slots[joint, 1] - here
+                    if seen[there]:
+                        continue
+                    seen[there] = True
+                    queue[tail] = there
+                    tail += 1
+                    child[joint], parent[joint] = there, here
+                    child_side[joint] = 0 if slots[joint, 0] == there else 1
+                    found[found_count] = joint
+                    found_count += 1
+    tree_of = np.full(n, -1, dtype=np.int64)
+    for j in range(j_count):
+        if tree[j]:
+            for body in (slots[j, 0], slots[j, 1]):
+                if node[body]:
+                    tree_of[body] = _find(root, body)
+    order = np.empty(leaf_count + found_count, dtype=np.int64)
+    order[:leaf_count] = leaves[:leaf_count]
+    for k in range(found_count):
+        order[leaf_count + k] = found[found_count - 1 - k]
+    return order, child, parent, child_side, tree_of
