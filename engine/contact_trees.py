@@ -68,16 +68,16 @@ def contact_forest(body_a, body_b, count, separation, solve, joint_tree_of, c, i
     (-n, -r_a x n, n, r_b x n), row 2 unused.
     """
     m = len(body_a)
-    slots = np.empty((m, 2), dtype=np.int64)
     eligible = np.zeros(m, dtype=np.bool_)
     for i in range(m):
         a, b = body_a[i], body_b[i]
-        slots[i, 0], slots[i, 1] = a, b
         touching = False
         for p in range(count[i]):
             touching = touching or separation[i, p] <= 0.0
         eligible[i] = solve[i] and touching and joint_tree_of[a] < 0 and joint_tree_of[b] < 0
-    order, child_of, parent_of, side_of, _ = tree_forest(slots, eligible, inv_mass, inv_inertia)
+    order, child_of, parent_of, side_of, _ = tree_forest(
+        body_a, body_b, eligible, inv_mass, inv_inertia
+    )
     t = len(order)
     child = np.empty(t, dtype=np.int64)
     parent = np.empty(t, dtype=np.int64)

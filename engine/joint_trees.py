@@ -4,20 +4,13 @@ Gauss-Seidel passes a joint's correction along a chain one link per pass, and th
 springs of ``engine.soft_joints`` are as stiff as the links they join, not as the load
 they carry: a chain under a heavy weight, or whipping at speed, stretches. The rigid main
 blocks (the equality rows of revolute, weld, prismatic, wheel and rigid distance joints)
-form a graph on the bodies. Where that graph is a tree, K lambda = t with K = J W J^T is
-solved exactly in time linear in the joints, with no fill-in: joints are eliminated
-leaves first, each folding its child body's effective inverse mass and free velocity into
-its parent's (a block Schur complement per body), then solved back root first.
+form a graph on the bodies. Where that graph is a tree (``engine.tree_forest``: no loop,
+through the ground either), K lambda = t with K = J W J^T is solved exactly in time
+linear in the joints (``engine.tree_solve``).
 
-Bodies of zero inverse mass and inertia (static, kinematic, the world's row) couple
-nothing in K, so a joint to one is a leaf. For finding loops they count as one node, the
-ground: a component held by two such joints (a bridge pinned at both ends) is a loop
-through the ground, over-constrained when taut, and stays with Gauss-Seidel, as does any
-component whose graph has a cycle.
-
-This module owns the forest (which joints are solved exactly, in what order), the solve,
-the biased pass's targets (the error the sub-step would end with, closed) and the
-position step that moves bodies back onto their joints; ``engine.substep`` runs them.
+This module chooses the joints that join trees, aims the biased pass (the error the
+sub-step would end with, closed) and moves bodies back onto their joints after it (one
+Newton step on positions); ``engine.substep`` runs them.
 """
 
 from __future__ import annotations
@@ -53,7 +46,7 @@ def joint_forest(kind, slots, solve, inv_mass, inv_inertia):
     eligible = np.empty(len(kind), dtype=np.bool_)
     for j in range(len(kind)):
         eligible[j] = solve[j] and TREE_KINDS[kind[j]]
-    return tree_forest(slots, eligible, inv_mass, inv_inertia)
+    return tree_forest(slots[:, 0], slots[:, 1], eligible, inv_mass, inv_inertia)
 
 
 @kernel

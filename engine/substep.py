@@ -11,11 +11,14 @@ after the same forces, broad and narrow phase (contacts are found once per step)
         (``engine.soft_joints``, ``engine.soft_contacts``), the contacts with static and
         kinematic bodies last (``fixed_last``), then once more the contacts of the bodies
         struck faster than the push speed, and those of their neighbours with static and
-        kinematic bodies (``_struck_pass``); the rigid joints whose graph is a tree are
-        solved exactly instead, to the same bias (``engine.joint_trees``);
+        kinematic bodies (``_struck_pass``); the touching contacts whose graph is a tree
+        are then solved exactly, on stiffer springs (``engine.contact_trees``), and the
+        rigid joints whose graph is a tree exactly instead of as springs, to the same
+        bias (``engine.joint_trees``);
         integrate positions over h, then move the tree joints' bodies onto their joints
         (one Newton step on positions);
-        relax: solve them again without bias (``relax_iterations`` passes; trees exact),
+        relax: solve them again without bias (``relax_iterations`` passes; trees exact,
+        contact and joint ones),
         and once more as after the biased pass for the bodies struck;
         restitution for the points that arrived in this sub-step (approached faster
         than the threshold and were pushed): they leave at -e times their approach,

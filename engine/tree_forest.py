@@ -26,17 +26,17 @@ def _find(root, i):
 
 
 @kernel
-def tree_forest(slots, eligible, inv_mass, inv_inertia):
+def tree_forest(slot_a, slot_b, eligible, inv_mass, inv_inertia):
     """The edges of the trees and their elimination order.
 
-    slots (E, 2): each edge's bodies' rows in the (N + 1,) arrays inv_mass and inv_inertia
+    slot_a, slot_b (E,): each edge's bodies' rows in the (N + 1,) arrays inv_mass and inv_inertia
     (the world: the last row); eligible (E,) bool: the edges that may join a tree.
     Returns order (T,) int64, the tree edges in elimination order (leaves first); child
     and parent (E,) int64, the slot eliminated by each tree edge and the one it folds into
     (-1 off the trees); child_side (E,) int64: 0 when the child is slot A, 1 when B; and
     tree_of (N + 1,) int64, the tree each body is in (a slot number; -1 for none).
     """
-    j_count = len(slots)
+    j_count = len(slot_a)
     n = len(inv_mass)
     node = np.empty(n, dtype=np.bool_)
     for i in range(n):
@@ -45,7 +45,7 @@ def tree_forest(slots, eligible, inv_mass, inv_inertia):
     root = np.arange(n)
     looped = np.zeros(n, dtype=np.bool_)
     for j in range(j_count):
-        a, b = slots[j, 0], slots[j, 1]
+        a, b = slot_a[j], slot_b[j]
         if not eligible[j] or not (node[a] or node[b]):
             continue
         rigid[j] = True
@@ -58,28 +58,37 @@ def tree_forest(slots, eligible, inv_mass, inv_inertia):
     cyclic = np.zeros(n, dtype=np.bool_)
     anchors = np.zeros(n, dtype=np.int64)
     for i in range(n):
+        # Flattened: from here each body's entry is its component's root.
+        root[i] = _find(root, i)
         if looped[i]:
-            cyclic[_find(root, i)] = True
+            cyclic[root[i]] = True
     for j in range(j_count):
-        a, b = slots[j, 0], slots[j, 1]
+        a, b = slot_a[j], slot_b[j]
         if rigid[j] and not (node[a] and node[b]):
-            anchors[_find(root, a if node[a] else b)] += 1
+            anchors[root[a if node[a] else b]] += 1
     tree = np.zeros(j_count, dtype=np.bool_)
     degree = np.zeros(n + 1, dtype=np.int64)
+    any_tree = False
     for j in range(j_count):
         if rigid[j]:
-            a, b = slots[j, 0], slots[j, 1]
-            r = _find(root, a if node[a] else b)
+            a, b = slot_a[j], slot_b[j]
+            r = root[a if node[a] else b]
             tree[j] = not cyclic[r] and anchors[r] <= 1
+            any_tree = any_tree or tree[j]
             if tree[j] and node[a] and node[b]:
                 degree[a + 1] += 1
                 degree[b + 1] += 1
+    if not any_tree:
+        # Every component loops (a pile, a pyramid): no tree, and nothing more to find.
+        none = np.full(j_count, -1, dtype=np.int64)
+        return (np.empty(0, dtype=np.int64), none, none.copy(), np.zeros(j_count, np.int64),
+                np.full(n, -1, dtype=np.int64))  # fmt: skip
     # Adjacency of the bodies over the tree joints, compressed rows.
     start = np.cumsum(degree)
     fill = start[:-1].copy()
     adjacent = np.empty(start[-1], dtype=np.int64)
     for j in range(j_count):
-        a, b = slots[j, 0], slots[j, 1]
+        a, b = slot_a[j], slot_b[j]
         if tree[j] and node[a] and node[b]:
             adjacent[fill[a]] = j
             fill[a] += 1
@@ -98,7 +107,7 @@ def tree_forest(slots, eligible, inv_mass, inv_inertia):
         for j in range(j_count):
             if not tree[j]:
                 continue
-            a, b = slots[j, 0], slots[j, 1]
+            a, b = slot_a[j], slot_b[j]
             anchored = not (node[a] and node[b])
             if anchored != (sweep == 0):
                 continue
@@ -119,22 +128,22 @@ def tree_forest(slots, eligible, inv_mass, inv_inertia):
                 head += 1
                 for k in range(start[here], start[here + 1]):
                     joint = adjacent[k]
-                    there = slots[joint, 0] + slots[joint, 1] - here
+                    there = slot_a[joint] + slot_b[joint] - here
                     if seen[there]:
                         continue
                     seen[there] = True
                     queue[tail] = there
                     tail += 1
                     child[joint], parent[joint] = there, here
-                    child_side[joint] = 0 if slots[joint, 0] == there else 1
+                    child_side[joint] = 0 if slot_a[joint] == there else 1
                     found[found_count] = joint
                     found_count += 1
     tree_of = np.full(n, -1, dtype=np.int64)
     for j in range(j_count):
         if tree[j]:
-            for body in (slots[j, 0], slots[j, 1]):
+            for body in (slot_a[j], slot_b[j]):
                 if node[body]:
-                    tree_of[body] = _find(root, body)
+                    tree_of[body] = root[body]
     order = np.empty(leaf_count + found_count, dtype=np.int64)
     order[:leaf_count] = leaves[:leaf_count]
     for k in range(found_count):
