@@ -74,7 +74,18 @@ def convex_hull(points) -> np.ndarray:
 
     lower = half(pts)
     upper = half(pts[::-1])
-    return np.array(lower[:-1] + upper[:-1])
+    hull = lower[:-1] + upper[:-1]
+    # Points equal but for rounding (two shapes with edges of one length give the same
+    # difference twice) would leave an edge ~1e-17 long whose normal is noise, and the
+    # origin's distance to that edge's line is then anything: keep one of them.
+    tol = 1e-12 * float(np.max(np.ptp(pts, axis=0)))
+    kept = [hull[0]]
+    for p in hull[1:]:
+        if math.hypot(*(p - kept[-1])) > tol:
+            kept.append(p)
+    if len(kept) > 1 and math.hypot(*(kept[0] - kept[-1])) <= tol:
+        kept.pop()
+    return np.array(kept)
 
 
 # --------------------------------------------------------------------------------------------

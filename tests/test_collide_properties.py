@@ -218,6 +218,52 @@ def test_static_matches_minkowski_oracle(pair):
     check_against_oracle(pair, pair.collide())
 
 
+@st.composite
+def twin_boxes(draw):
+    """Two boxes of one width turned alike, overlapping or near: their Minkowski difference
+    has pairs of points equal but for rounding (the oracle once took the rounding for an
+    edge, and a normal of noise for the answer)."""
+    scale, angle = draw(sizes), draw(angles)
+    cases = []
+    for _ in range(2):
+        h = scale * draw(st.sampled_from([1.0, draw(st.floats(0.05, 1.0))]))
+        offset = (scale * draw(unit), scale * draw(unit))
+        verts = oracles.box_vertices(scale, h, offset, angle)
+        shape = Box(scale, h, offset=offset, angle=angle)
+        centre = verts.mean(axis=0)
+        reach = float(np.max(np.hypot(*(verts - centre).T)))
+        cases.append(Case(("polygon", verts), shape, centre, reach))
+    a, b = cases
+    centre_a = np.array([3 * scale * draw(unit), 3 * scale * draw(unit)])
+    d = scale * np.array([draw(unit), draw(unit)])
+    return Pair(a, b, place(a, centre_a, 0.0), place(b, centre_a + d, 0.0), (0.0, 0.0), 1.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(twin_boxes())
+def test_twin_boxes_match_the_minkowski_oracle(pair):
+    check_against_oracle(pair, pair.collide())
+
+
+def test_twin_boxes_where_the_oracle_once_saw_an_edge_of_rounding():
+    """Two such boxes (found by a search): the hull of their difference held two points
+    1e-17 apart, whose edge's normal of noise put the origin 5 cm nearer the boundary
+    than it is."""
+    angle, width = 5.520923600948345, 0.48691757310236317
+    cases = []
+    for h, offset in ((0.32270292182886484, (-0.06493919558207155, 0.16495757476326878)),
+                      (width, (0.2676660427127327, 0.11449744555215366))):  # fmt: skip
+        verts = oracles.box_vertices(width, h, offset, angle)
+        centre = verts.mean(axis=0)
+        reach = float(np.max(np.hypot(*(verts - centre).T)))
+        cases.append(Case(("polygon", verts), Box(width, h, offset=offset, angle=angle), centre,
+                          reach))  # fmt: skip
+    pair = Pair(cases[0], cases[1], (0.12853198220587825, -0.15029145578539946, 0.0),
+                (-0.04801569690411178, -0.08574757853122597, 0.0), (0.0, 0.0), 1.0)  # fmt: skip
+    pen = check_against_oracle(pair, pair.collide())
+    assert abs(pen.signed_distance + 0.28685685075633055) < 1e-9
+
+
 def test_generated_pairs_overlap_about_half_the_time():
     """The strategy is useful only if it yields both outcomes in earnest."""
     found = []
