@@ -29,26 +29,27 @@ def _find(root, i):
 def tree_forest(slot_a, slot_b, eligible, inv_mass, inv_inertia):
     """The edges of the trees and their elimination order.
 
-    slot_a, slot_b (E,): each edge's bodies' rows in the (N + 1,) arrays inv_mass and inv_inertia
-    (the world: the last row); eligible (E,) bool: the edges that may join a tree.
+    slot_a, slot_b (E,): each edge's bodies' rows in the (N + 1,) arrays inv_mass and
+    inv_inertia (the world: the last row); eligible (E,) bool: the edges that may join a
+    tree.
     Returns order (T,) int64, the tree edges in elimination order (leaves first); child
     and parent (E,) int64, the slot eliminated by each tree edge and the one it folds into
     (-1 off the trees); child_side (E,) int64: 0 when the child is slot A, 1 when B; and
     tree_of (N + 1,) int64, the tree each body is in (a slot number; -1 for none).
     """
-    j_count = len(slot_a)
+    e_count = len(slot_a)
     n = len(inv_mass)
     node = np.empty(n, dtype=np.bool_)
     for i in range(n):
         node[i] = inv_mass[i] > 0.0 or inv_inertia[i] > 0.0
-    rigid = np.zeros(j_count, dtype=np.bool_)
+    linked = np.zeros(e_count, dtype=np.bool_)
     root = np.arange(n)
     looped = np.zeros(n, dtype=np.bool_)
-    for j in range(j_count):
+    for j in range(e_count):
         a, b = slot_a[j], slot_b[j]
         if not eligible[j] or not (node[a] or node[b]):
             continue
-        rigid[j] = True
+        linked[j] = True
         if node[a] and node[b]:
             ra, rb = _find(root, a), _find(root, b)
             if ra == rb:
@@ -62,15 +63,15 @@ def tree_forest(slot_a, slot_b, eligible, inv_mass, inv_inertia):
         root[i] = _find(root, i)
         if looped[i]:
             cyclic[root[i]] = True
-    for j in range(j_count):
+    for j in range(e_count):
         a, b = slot_a[j], slot_b[j]
-        if rigid[j] and not (node[a] and node[b]):
+        if linked[j] and not (node[a] and node[b]):
             anchors[root[a if node[a] else b]] += 1
-    tree = np.zeros(j_count, dtype=np.bool_)
+    tree = np.zeros(e_count, dtype=np.bool_)
     degree = np.zeros(n + 1, dtype=np.int64)
     any_tree = False
-    for j in range(j_count):
-        if rigid[j]:
+    for j in range(e_count):
+        if linked[j]:
             a, b = slot_a[j], slot_b[j]
             r = root[a if node[a] else b]
             tree[j] = not cyclic[r] and anchors[r] <= 1
@@ -80,31 +81,31 @@ def tree_forest(slot_a, slot_b, eligible, inv_mass, inv_inertia):
                 degree[b + 1] += 1
     if not any_tree:
         # Every component loops (a pile, a pyramid): no tree, and nothing more to find.
-        none = np.full(j_count, -1, dtype=np.int64)
-        return (np.empty(0, dtype=np.int64), none, none.copy(), np.zeros(j_count, np.int64),
+        none = np.full(e_count, -1, dtype=np.int64)
+        return (np.empty(0, dtype=np.int64), none, none.copy(), np.zeros(e_count, np.int64),
                 np.full(n, -1, dtype=np.int64))  # fmt: skip
-    # Adjacency of the bodies over the tree joints, compressed rows.
+    # Adjacency of the bodies over the tree edges, compressed rows.
     start = np.cumsum(degree)
     fill = start[:-1].copy()
     adjacent = np.empty(start[-1], dtype=np.int64)
-    for j in range(j_count):
+    for j in range(e_count):
         a, b = slot_a[j], slot_b[j]
         if tree[j] and node[a] and node[b]:
             adjacent[fill[a]] = j
             fill[a] += 1
             adjacent[fill[b]] = j
             fill[b] += 1
-    child = np.full(j_count, -1, dtype=np.int64)
-    parent = np.full(j_count, -1, dtype=np.int64)
-    child_side = np.zeros(j_count, dtype=np.int64)
+    child = np.full(e_count, -1, dtype=np.int64)
+    parent = np.full(e_count, -1, dtype=np.int64)
+    child_side = np.zeros(e_count, dtype=np.int64)
     seen = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int64)
-    leaves = np.empty(j_count, dtype=np.int64)
-    found = np.empty(j_count, dtype=np.int64)
+    leaves = np.empty(e_count, dtype=np.int64)
+    found = np.empty(e_count, dtype=np.int64)
     leaf_count = found_count = 0
     # Anchored components grow from their anchored body, the rest from their first body.
     for sweep in range(2):
-        for j in range(j_count):
+        for j in range(e_count):
             if not tree[j]:
                 continue
             a, b = slot_a[j], slot_b[j]
@@ -127,19 +128,19 @@ def tree_forest(slot_a, slot_b, eligible, inv_mass, inv_inertia):
                 here = queue[head]
                 head += 1
                 for k in range(start[here], start[here + 1]):
-                    joint = adjacent[k]
-                    there = slot_a[joint] + slot_b[joint] - here
+                    edge = adjacent[k]
+                    there = slot_a[edge] + slot_b[edge] - here
                     if seen[there]:
                         continue
                     seen[there] = True
                     queue[tail] = there
                     tail += 1
-                    child[joint], parent[joint] = there, here
-                    child_side[joint] = 0 if slot_a[joint] == there else 1
-                    found[found_count] = joint
+                    child[edge], parent[edge] = there, here
+                    child_side[edge] = 0 if slot_a[edge] == there else 1
+                    found[found_count] = edge
                     found_count += 1
     tree_of = np.full(n, -1, dtype=np.int64)
-    for j in range(j_count):
+    for j in range(e_count):
         if tree[j]:
             for body in (slot_a[j], slot_b[j]):
                 if node[body]:

@@ -96,7 +96,20 @@ def jacobian(columns, n):
     return rows
 
 
+def inverse_masses(inv_mass, inv_inertia):
+    """W (3 (N + 1), 3 (N + 1)): diag(inv_mass, inv_mass, inv_inertia) of every body."""
+    return np.diag(np.stack([inv_mass, inv_mass, inv_inertia], axis=1).ravel())
+
+
 speeds = st.floats(-2.0, 2.0)
+
+
+def drawn_velocities(data, size):
+    """(size + 1, 3) velocities: drawn for the stack's bodies, zero for the world's row."""
+    velocity = np.zeros((size + 1, 3))
+    drawn = data.draw(st.lists(st.tuples(speeds, speeds, speeds), min_size=size, max_size=size))
+    velocity[:size] = np.array(drawn)
+    return velocity
 
 
 @settings(max_examples=40, deadline=None)
@@ -112,17 +125,14 @@ def test_the_relax_pass_matches_a_dense_solve(size, tilt, shift, data):
     columns, inv_mass, inv_inertia = stack([tilt * (k % 2) for k in range(size)],
                                            [shift * (k % 3 - 1) for k in range(size)])  # fmt: skip
     n = size + 1
-    velocity = np.zeros((n, 3))
-    velocity[:size] = np.array(data.draw(st.lists(st.tuples(speeds, speeds, speeds),
-                                                  min_size=size, max_size=size)))  # fmt: skip
+    velocity = drawn_velocities(data, size)
     impulse = np.full((size, 2), 100.0)
     after, impulses, trees, _, _ = run_pass(
         columns, inv_mass, inv_inertia, velocity, impulse, False
     )
     assert len(trees[0]) == size  # the stack is one tree
     rows = jacobian(columns, n)
-    w = np.diag(np.repeat(inv_mass, 3) * np.tile([1.0, 1.0, 0.0], n)
-                + np.repeat(inv_inertia, 3) * np.tile([0.0, 0.0, 1.0], n))  # fmt: skip
+    w = inverse_masses(inv_mass, inv_inertia)
     k = rows @ w @ rows.T
     lam = np.linalg.solve(k, -rows @ velocity.ravel())
     expected = velocity.ravel() + w @ rows.T @ lam
@@ -139,16 +149,13 @@ def test_the_biased_pass_matches_a_dense_soft_solve(size, depth, data):
     columns, inv_mass, inv_inertia = stack([0.0] * size, [0.1] * size)
     columns["separation"][:] = -depth
     n = size + 1
-    velocity = np.zeros((n, 3))
-    velocity[:size] = np.array(data.draw(st.lists(st.tuples(speeds, speeds, speeds),
-                                                  min_size=size, max_size=size)))  # fmt: skip
+    velocity = drawn_velocities(data, size)
     impulse = np.full((size, 2), 100.0)
     after, impulses, trees, c, soft = run_pass(
         columns, inv_mass, inv_inertia, velocity, impulse, True
     )
     rows = jacobian(columns, n)
-    w = np.diag(np.repeat(inv_mass, 3) * np.tile([1.0, 1.0, 0.0], n)
-                + np.repeat(inv_inertia, 3) * np.tile([0.0, 0.0, 1.0], n))  # fmt: skip
+    w = inverse_masses(inv_mass, inv_inertia)
     k = rows @ w @ rows.T
     g = np.zeros_like(k)
     rhs = -rows @ velocity.ravel()
