@@ -110,9 +110,9 @@ class MotorJoint(Joint):
         record = super()._record()
         slot_a, slot_b = self._slots()
         if slot_a is None:
-            offset = slot_b.position.copy()
+            offset = slot_b.center_of_mass.copy()
         else:
-            offset = _turn(slot_b.position - slot_a.position, -slot_a.angle)
+            offset = _turn(slot_b.center_of_mass - slot_a.center_of_mass, -slot_a.angle)
         record["anchor_a"] = offset
         record.update(offsets)  # the offsets given win over the pose now
         return record

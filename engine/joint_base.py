@@ -191,7 +191,9 @@ class Joint:
                 return np.zeros(2)
             if body is None:
                 return np.asarray(point, dtype=np.float64)
-            return _turn(point - body.position, -body.angle)
+            # The joint table measures anchors from the centre of mass, which is not the
+            # body's position for a body whose frame's origin lies elsewhere.
+            return _turn(point - body.center_of_mass, -body.angle)
 
         angle_of = [0.0 if body is None else body.angle for body in slots]
         return {
