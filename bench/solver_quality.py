@@ -187,6 +187,22 @@ def mass_ratio():
     )
 
 
+def heavy_on_light():
+    """A 1,000 kg box (1 m) resting on a 1 kg box (0.5 m) on the ground for 10 s: how far
+    the heavy box's centre sits below where touching boxes would hold it."""
+    world = World(**SOLVER)
+    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+    world.add_body(Box(0.5, 0.5), position=(0, 0.25), density=4.0)  # 1 kg
+    heavy = world.add_body(Box(1.0, 1.0), position=(0, 1.0), density=1000.0)  # 1,000 kg
+    for _ in range(600):
+        world.step()
+    yield (
+        "1,000 kg box on a 1 kg box, 10 s: heavy box low by",
+        (1.0 - heavy.position[1]) * 1000,
+        "mm",
+    )
+
+
 def column(count: int, seconds: float = 60.0):
     rng = np.random.default_rng(count)
     world = World(sleep=False, **SOLVER)
@@ -345,7 +361,7 @@ def landing():
     yield "4.25 m/s landing: contact_begin impulse / m v", seen[0] / (box.mass * 4.25), "x"
 
 
-SCENES = (bounce_errors, chaos_box, tumbler, mass_ratio, lambda: column(20),
+SCENES = (bounce_errors, chaos_box, tumbler, mass_ratio, heavy_on_light, lambda: column(20),
           lambda: column(30), rain, whipping_chain, heavy_chain, landing)  # fmt: skip
 
 

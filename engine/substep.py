@@ -91,6 +91,7 @@ from .rotation import cos_sin
 from .settings import ANGULAR_SLOP, CCD_FRACTION, SPECULATIVE_SLOPS
 from .soft_contacts import (
     LEAVE0,
+    hold_loads_at_touching,
     loaded_depths,
     opening_speeds,
     prepare_soft,
@@ -283,6 +284,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         body_a, body_b, count, separation, solve_contacts, tree_of, c, inv_mass, inv_inertia
     )
     stiffen_tree_springs(soft, c, contact_trees[0], contact_hertz, contact_ratio, h)
+    hold_loads_at_touching(soft, c, count, x, contact_trees[0], body_a, body_b, velocity)
     exact = child >= 0
     turns_held = held_turns(kind, child)
     turning = softened

@@ -235,3 +235,40 @@ def test_which_manifolds_form_trees():
     assert trees_of([(ground, 0), (ground, 1), (0, 2), (1, 2)]) == []
     apart = np.array([[-1e-3, -1e-3], [2e-3, 3e-3]])
     assert trees_of([(ground, 0), (0, 1)], apart) == [0]
+
+
+# -- loads held at touching ------------------------------------------------------------------
+def test_a_heavy_box_on_a_light_one_rests_at_touching():
+    # A spring carries its load (F / m) / w^2 deep, m the light box's effective mass: the
+    # 1,000 kg box sank 13 mm into the 1 kg one. Moved by their last load, the tree's
+    # springs hold it at touching; measured 0.26 mm low after 10 s.
+    from engine import Box, World
+
+    world = World(substeps=4)
+    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+    light = world.add_body(Box(0.5, 0.5), position=(0, 0.25), density=4.0)  # 1 kg
+    heavy = world.add_body(Box(1.0, 1.0), position=(0, 1.0), density=1000.0)  # 1,000 kg
+    for _ in range(600):
+        world.step()
+    assert abs(1.0 - heavy.position[1]) < 1e-3
+    assert abs(0.25 - light.position[1]) < 1e-3
+    assert np.all(np.isfinite(world.positions))
+
+
+def test_a_resting_tree_is_not_lifted_off_what_carries_it():
+    # The moved springs hold the load at touching, not above it: no point of a resting
+    # column ends apart by more than a rounding of its spring (a gap would be a body
+    # hovering, carried by a spring past its surface).
+    from engine import Box, World
+
+    world = World(substeps=4, sleep=False)
+    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
+    boxes = [
+        world.add_body(Box(1, 1), position=(0, 0.5 + k), density=1.0 + 9 * k) for k in range(5)
+    ]
+    for _ in range(300):
+        world.step()
+    heights = np.array([box.position[1] for box in boxes])
+    gaps = np.diff(np.concatenate([[0.0], heights + 0.5])) - 1.0
+    assert np.all(gaps < 1e-4), gaps
+    assert np.all(gaps > -2e-3), gaps
