@@ -174,11 +174,12 @@ def hold_loads_at_touching(soft, c, count, impulse, tree_edges, body_a, body_b, 
     measured as much deeper as its spring sags under the manifold's load, shared evenly
     by its points: the same spring then holds the same load at touching. At rest the
     exact solve changes nothing, so mass scale times rate times separation is minus
-    impulse scale times (K x), K the manifold's 2x2 block. Only the trees: in a pile with loops, Gauss-Seidel's impulses
-    move from step to step, and springs moved by them set the pile shaking (5 mm boxes,
-    sleep off: 0.02 m/s against 0.002). soft (M, SOFT_COLUMNS), c: the prepared soft and
-    rigid rows, the springs final; count (M,); body_a, body_b (M,); velocity (N + 1, 3) at
-    the step's start. Not against a moving kinematic body (``_driven``).
+    impulse scale times (K x), K the manifold's 2x2 block. Only the trees: in a pile with
+    loops, Gauss-Seidel's impulses move from step to step, and springs moved by them set
+    the pile shaking (5 mm boxes, sleep off: 0.02 m/s against 0.002). Not against a moving
+    kinematic body (``_driven``). soft (M, SOFT_COLUMNS), c: the prepared soft and rigid
+    rows, the springs final; count (M,); body_a, body_b (M,); velocity (N + 1, 3) at the
+    step's start.
     """
     for i in tree_edges:
         stiffness = soft[i, BIAS_RATE] * soft[i, MASS_SCALE]
