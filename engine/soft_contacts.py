@@ -184,7 +184,7 @@ def hold_loads_at_touching(soft, c, count, impulse, tree_edges, body_a, body_b, 
     for i in tree_edges:
         stiffness = soft[i, BIAS_RATE] * soft[i, MASS_SCALE]
         if stiffness <= 0.0 or _driven(c, i, body_a[i], body_b[i], velocity):
-            continue  # a rigid row (0 Hz) has no sag
+            continue  # a rigid row (0 Hz) has no sag; a driven one no resting load
         per_impulse = soft[i, IMPULSE_SCALE] / stiffness
         if count[i] == 1:
             if impulse[i, 0] > 0.0:

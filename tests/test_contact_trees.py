@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import Box, World
 from engine.contact_solver import COLUMNS, prepare_contacts
 from engine.contact_trees import contact_forest, solve_contact_trees
 from engine.soft_contacts import BIAS_RATE, IMPULSE_SCALE, MASS_SCALE, prepare_soft
@@ -242,8 +243,6 @@ def test_a_heavy_box_on_a_light_one_rests_at_touching():
     # A spring carries its load (F / m) / w^2 deep, m the light box's effective mass: the
     # 1,000 kg box sank 13 mm into the 1 kg one. Moved by their last load, the tree's
     # springs hold it at touching; measured 0.26 mm low after 10 s.
-    from engine import Box, World
-
     world = World(substeps=4)
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     light = world.add_body(Box(0.5, 0.5), position=(0, 0.25), density=4.0)  # 1 kg
@@ -259,8 +258,6 @@ def test_a_resting_tree_is_not_lifted_off_what_carries_it():
     # The moved springs hold the load at touching, not above it: no point of a resting
     # column ends apart by more than a rounding of its spring (a gap would be a body
     # hovering, carried by a spring past its surface).
-    from engine import Box, World
-
     world = World(substeps=4, sleep=False)
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     boxes = [
