@@ -290,6 +290,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     turning = softened
     no_target = np.zeros((j_count, 3))
     relax_rows = rigid
+    drift = np.zeros((n, 3))
     for _ in range(substeps):
         for i in range(n):
             for axis_ in range(3):
@@ -299,6 +300,10 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                 velocity[i, 0] *= linear
                 velocity[i, 1] *= linear
                 velocity[i, 2] /= 1.0 + h * drag[i, 1]
+        if trees:
+            # What the bodies do before the warm start kicks them: the trees' predictions
+            # extrapolate this motion, not the kick (``predicted_targets``).
+            drift[:] = velocity
         if any_joint:
             rigid = prepare_joints(
                 kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
@@ -350,7 +355,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             # Aimed at closing, by the sub-step's end, the error the velocities would leave.
             target = predicted_targets(
                 tree_order, kind, anchor_a, anchor_b, axis, length, reference_angle, ratio,
-                slots, poses, velocity, softened, ROWS, h,
+                slots, poses, drift, softened, ROWS, h,
             )  # fmt: skip
             used, tree_rows, engaged = engage_limits(
                 softened, kind, turns_held, target, tree_angular, inv_h
