@@ -38,6 +38,10 @@ USED_ROWS = np.array(
      [1, 0, 0], [0, 0, 0], [0, 0, 0], [1, 0, 0], [1, 1, 1]],
     dtype=np.bool_,
 )  # fmt: skip
+# A pivot below this share of a block's largest entry, once the block is scaled to a unit
+# diagonal (``inverse3``), is rounding: the block is singular. Joints anchored more than
+# about 1,000 km from a body's centre reach it.
+SINGULAR = 1e-12
 # The kinds with an axis row.
 HAS_AXIS = np.array([0, 0, 0, 0, 1, 1, 1, 1, 0, 0], dtype=np.bool_)
 
@@ -164,27 +168,79 @@ def slot_scale(inv_mass, inv_inertia, a, b, scale):
 
 @kernel(inline=True)
 def inverse3(k, out):
-    """Fill out (3, 3) with the inverse of k (3, 3) by cofactors; a matrix that is singular
-    or not finite (a body thrown to infinity) gets zero, so its joint does nothing that
-    step instead of spreading NaN."""
-    c00 = k[1, 1] * k[2, 2] - k[1, 2] * k[2, 1]
-    c01 = k[1, 2] * k[2, 0] - k[1, 0] * k[2, 2]
-    c02 = k[1, 0] * k[2, 1] - k[1, 1] * k[2, 0]
-    det = k[0, 0] * c00 + k[0, 1] * c01 + k[0, 2] * c02
-    good = abs(det) > 1e-300 and math.isfinite(det)
-    if good:
-        out[0, 0] = c00 / det
-        out[1, 0] = c01 / det
-        out[2, 0] = c02 / det
-        out[0, 1] = (k[0, 2] * k[2, 1] - k[0, 1] * k[2, 2]) / det
-        out[1, 1] = (k[0, 0] * k[2, 2] - k[0, 2] * k[2, 0]) / det
-        out[2, 1] = (k[0, 1] * k[2, 0] - k[0, 0] * k[2, 1]) / det
-        out[0, 2] = (k[0, 1] * k[1, 2] - k[0, 2] * k[1, 1]) / det
-        out[1, 2] = (k[0, 2] * k[1, 0] - k[0, 0] * k[1, 2]) / det
-        out[2, 2] = (k[0, 0] * k[1, 1] - k[0, 1] * k[1, 0]) / det
+    """Fill out (3, 3) with the inverse of k (3, 3); a matrix that is singular or not
+    finite (a body thrown to infinity) gets zero, so its joint does nothing that step
+    instead of spreading NaN.
+
+    k is scaled to a unit diagonal (s k s, s = |diag|^-1/2) and inverted by Gauss-Jordan
+    with partial pivoting. A joint anchored at a lever r from a body's centre has a block
+    close to rank one: its condition number grows as r^4, and as r^2 once scaled.
+    Cofactors lose digits with its square: a bar welded 7.8 km from a static box got
+    impulses 30 % wrong, and the error fed on itself to NaN within a step; scaled and
+    pivoted, the inverse loses digits with r^2 only (1e-8 at 10 km).
+    """
+    scale0 = _unit_scale(k[0, 0])
+    scale1 = _unit_scale(k[1, 1])
+    scale2 = _unit_scale(k[2, 2])
+    largest = 0.0
+    good = True
+    for r in range(3):
+        sr = scale0 if r == 0 else (scale1 if r == 1 else scale2)
+        for c in range(3):
+            sc = scale0 if c == 0 else (scale1 if c == 1 else scale2)
+            out[r, c] = sr * k[r, c] * sc
+            good = good and math.isfinite(out[r, c])
+            largest = max(largest, abs(out[r, c]))
+    # In place, rows swapped as they are chosen; the columns swapped back at the end.
+    pivot0 = pivot1 = pivot2 = 0
+    for q in range(3):
+        if not good:
+            break
+        p = q
+        for r in range(q + 1, 3):
+            if abs(out[r, q]) > abs(out[p, q]):
+                p = r
+        if not abs(out[p, q]) > SINGULAR * largest:
+            good = False
+            break
+        if q == 0:
+            pivot0 = p
+        elif q == 1:
+            pivot1 = p
+        else:
+            pivot2 = p
+        for c in range(3):
+            out[q, c], out[p, c] = out[p, c], out[q, c]
+        inverse = 1.0 / out[q, q]
+        out[q, q] = 1.0
+        for c in range(3):
+            out[q, c] *= inverse
         for r in range(3):
+            if r != q:
+                factor = out[r, q]
+                out[r, q] = 0.0
+                for c in range(3):
+                    out[r, c] -= factor * out[q, c]
+    if good:
+        for q in range(2, -1, -1):
+            p = pivot0 if q == 0 else (pivot1 if q == 1 else pivot2)
+            for r in range(3):
+                out[r, q], out[r, p] = out[r, p], out[r, q]
+        for r in range(3):
+            sr = scale0 if r == 0 else (scale1 if r == 1 else scale2)
             for c in range(3):
-                if not math.isfinite(out[r, c]):
-                    good = False
+                sc = scale0 if c == 0 else (scale1 if c == 1 else scale2)
+                out[r, c] *= sr * sc
+                good = good and math.isfinite(out[r, c])
     if not good:
         out[:] = 0.0
+
+
+@kernel(inline=True)
+def _unit_scale(diagonal):
+    """The factor s that brings a block's diagonal entry to one (s^2 |d| = 1); 1 for a
+    zero or non-finite entry."""
+    size = abs(diagonal)
+    if size > 0.0 and math.isfinite(size):
+        return 1.0 / math.sqrt(size)
+    return 1.0
