@@ -7,14 +7,16 @@ after the same forces, broad and narrow phase (contacts are found once per step)
     for each of the n sub-steps h = dt / n:
         integrate velocities (gravity, applied forces, damping) over h;
         warm start (the last sub-step's impulses);
+        solve the rigid joints whose graph is a tree exactly instead of as springs
+        (``engine.joint_trees``), aimed at the error the sub-step would end with, so
+        that the passes that follow see velocities their joints hold;
         solve contacts and joints once, soft, with a bias from their error *now*
         (``engine.soft_joints``, ``engine.soft_contacts``), the contacts with static and
         kinematic bodies last (``fixed_last``), then once more the contacts of the bodies
         struck faster than the push speed, and those of their neighbours with static and
         kinematic bodies (``_struck_pass``); the touching contacts whose graph is a tree
         are then solved exactly, on stiffer springs (``engine.contact_trees``), and the
-        rigid joints whose graph is a tree exactly instead of as springs, to the same
-        bias (``engine.joint_trees``);
+        joint trees once more, for what these passes changed;
         integrate positions over h, then move the tree joints' bodies onto their joints
         (one Newton step on positions);
         relax: solve them again without bias (``relax_iterations`` passes; trees exact,
@@ -319,6 +321,20 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             turning = without_held_turns(softened, turns_held) if trees else softened
             warm_start_joints(kind, slots, solve_joints, rigid, accumulated, inv_inertia, velocity)
         warm_start_contacts(body_a, body_b, c, x, xt, solve_contacts, velocity)
+        if trees:
+            # Aimed at closing, by the sub-step's end, the error the velocities would leave.
+            target = predicted_targets(
+                tree_order, kind, anchor_a, anchor_b, axis, length, reference_angle, ratio,
+                slots, poses, drift, softened, ROWS, h,
+            )  # fmt: skip
+            # The trees first, so that the contacts and the Gauss-Seidel rows (motors,
+            # limits, ropes, springs) see velocities their joints hold, not the warm
+            # start's kicks that the exact solve takes back (``_solve_biased_trees``).
+            _solve_biased_trees(
+                tree_order, child, parent, side, kind, turns_held, slots, softened,
+                target.copy(), tree_angular, inv_h, inv_mass, inv_inertia, velocity,
+                accumulated,
+            )  # fmt: skip
         for i in order:
             if solve_contacts[i]:
                 solve_soft_contact(
@@ -352,19 +368,11 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                     joint_impulse_scale, velocity,
                 )  # fmt: skip
         if trees:
-            # Aimed at closing, by the sub-step's end, the error the velocities would leave.
-            target = predicted_targets(
-                tree_order, kind, anchor_a, anchor_b, axis, length, reference_angle, ratio,
-                slots, poses, drift, softened, ROWS, h,
+            # Again, for what the contacts and the other rows changed.
+            _solve_biased_trees(
+                tree_order, child, parent, side, kind, turns_held, slots, softened, target,
+                tree_angular, inv_h, inv_mass, inv_inertia, velocity, accumulated,
             )  # fmt: skip
-            used, tree_rows, engaged = engage_limits(
-                softened, kind, turns_held, target, tree_angular, inv_h
-            )
-            solve_trees(
-                tree_order, child, parent, side, used, tree_rows, ROWS, target, inv_mass,
-                inv_inertia, velocity, accumulated, RIGID,
-            )  # fmt: skip
-            settle_limits(engaged, turns_held, slots, softened, accumulated, inv_inertia, velocity)
         held = _held(body_a, body_b, solve_contacts, x, slots, solve_joints, n)
         for i in range(n):
             # A body nothing held flies its exact parabola (its forces are constant over
@@ -496,6 +504,30 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         upper_impulse[j] = accumulated[j, UPPER] * substeps
         spring_impulse[j] = accumulated[j, SPRING_IMPULSE] * substeps
     return moved, x, xt, tree_of, loaded
+
+
+@kernel
+def _solve_biased_trees(order, child, parent, side, kind, held, slots, c, target, tolerance,
+                        inv_h, inv_mass, inv_inertia, velocity, accumulated):  # fmt: skip
+    """The biased pass's exact solve of the joint trees (forest arrays from
+    ``joint_forest``) to target (J, 3), which it changes: the revolute limits within
+    ``tolerance`` radians engaged as rows, solved with the main blocks, then settled
+    (``engine.tree_turns``). c: the softened joint rows (J, COLUMNS); held (J,) bool from
+    ``held_turns``; velocity (N + 1, 3) and accumulated (J, ACCUMULATED) change in place.
+
+    It runs twice in each biased pass: before the contacts and the joints' Gauss-Seidel
+    rows, and after them. Run only after, it left those rows to see the warm start's kicks
+    along the tree joints' main rows, which the exact solve then takes back: a prismatic
+    joint 0.7 m past its limit, the torque of whose limit row its angle row carried on
+    levers of 4 to 6 m, had that row see an approach that was not there; its push stayed
+    and grew, and the chain went non-finite in 111 steps.
+    """
+    used, rows, engaged = engage_limits(c, kind, held, target, tolerance, inv_h)
+    solve_trees(
+        order, child, parent, side, used, rows, ROWS, target, inv_mass, inv_inertia, velocity,
+        accumulated, RIGID,
+    )  # fmt: skip
+    settle_limits(engaged, held, slots, c, accumulated, inv_inertia, velocity)
 
 
 @kernel

@@ -32,13 +32,9 @@ from .joint_columns import (
     UPPER_BIAS,
     UPPER_MASS,
 )
-from .joint_geometry import USED_ROWS
+from .joint_geometry import USED_ROWS, inverse3
 from .joint_solver import LOWER, MOTOR, UPPER, _push_row, _turn
 from .joint_store import REVOLUTE
-
-# A pivot block whose determinant is below this share of its diagonal's product is
-# treated as singular: the turn then falls back to the axial mass, as a pure torque.
-SINGULAR = 1e-12
 
 
 @kernel
@@ -72,21 +68,23 @@ def solve_held_turns(j, a, b, c, accumulated, inv_inertia, velocity):
     if c[j, MOTOR_MASS] == 0.0 and c[j, LOWER_MASS] == 0.0 and c[j, UPPER_MASS] == 0.0:
         return
     ia, ib = inv_inertia[a], inv_inertia[b]
-    k00 = _dot(c, j, 0, 0)
-    k01 = _dot(c, j, 0, 1)
-    k11 = _dot(c, j, 1, 1)
-    k02 = ib * c[j, ROWS + 5] - ia * c[j, ROWS + 2]
-    k12 = ib * c[j, ROWS + 11] - ia * c[j, ROWS + 8]
-    k22 = ia + ib
-    # K^-1 e_2 by cofactors: (x0, x1, x2) / det.
-    x0 = k01 * k12 - k11 * k02
-    x1 = k01 * k02 - k00 * k12
-    x2 = k00 * k11 - k01 * k01
-    det = k02 * x0 + k12 * x1 + k22 * x2
-    if x2 > SINGULAR * k00 * k11 and det > SINGULAR * k00 * k11 * k22:
-        mass, share0, share1 = x2 / det, x0 / x2, x1 / x2
+    k = np.empty((3, 3))
+    k[0, 0] = _dot(c, j, 0, 0)
+    k[0, 1] = k[1, 0] = _dot(c, j, 0, 1)
+    k[1, 1] = _dot(c, j, 1, 1)
+    k[0, 2] = k[2, 0] = ib * c[j, ROWS + 5] - ia * c[j, ROWS + 2]
+    k[1, 2] = k[2, 1] = ib * c[j, ROWS + 11] - ia * c[j, ROWS + 8]
+    k[2, 2] = ia + ib
+    # K^-1 e_2 by the scaled, pivoted inverse: by cofactors, a pivot far from both
+    # centres lost every digit (``inverse3``).
+    inverse = np.empty((3, 3))
+    inverse3(k, inverse)
+    if inverse[2, 2] > 0.0:
+        mass = inverse[2, 2]
+        share0, share1 = inverse[0, 2] / mass, inverse[1, 2] / mass
     else:
-        mass, share0, share1 = (1.0 / k22 if k22 > 0.0 else 0.0), 0.0, 0.0
+        # A singular pivot block: the turn falls back to the axial mass, a pure torque.
+        mass, share0, share1 = (1.0 / k[2, 2] if k[2, 2] > 0.0 else 0.0), 0.0, 0.0
     if c[j, MOTOR_MASS] > 0.0:
         relative = velocity[b, 2] - velocity[a, 2] - c[j, MOTOR_SPEED]
         old = accumulated[j, MOTOR]
