@@ -578,8 +578,11 @@ class WorldMachine(RuleBasedStateMachine):
             # A region query sees a chain's links as lines, from either side.
             lines, line_poses = two_sided(body.shapes, poses)
             box = np.tile([centre[0], centre[1], 0.0], (len(line_poses), 1))
-            width, height = max(size[0], 1e-9), max(size[1], 1e-9)
-            if collide_many(Box(width, height), box, lines, line_poses).intersect.any():
+            # A region with no width or no height is a segment (fattened into a box, one
+            # 1.5e-10 above the ground's top took the ground in).
+            flat = min(size) == 0.0
+            probe = Segment(-half, half) if flat else Box(size[0], size[1])
+            if collide_many(probe, box, lines, line_poses).intersect.any():
                 expected.append(body)
         if max(size) > 0.0:
             assert found == expected
