@@ -46,6 +46,9 @@ TREE_TOLERANCE = 0.1
 # The fastest speed at which contact springs push overlapping bodies apart: bodies spawned
 # into each other separate instead of flying apart.
 MAX_CONTACT_PUSH_SPEED = 3.0  # m/s
+# Overlap past the depth at which the springs hold their loads, as a share of the thinner
+# body's thickness, that calls for push-out on positions (bodies spawned into each other).
+DEEP_OVERLAP = 0.1
 # Joint springs: stiffer than contacts (a chain must not stretch), less damped.
 JOINT_HERTZ = 60.0
 JOINT_DAMPING_RATIO = 2.0
