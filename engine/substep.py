@@ -81,6 +81,7 @@ from .joint_solver import (
     solve_joint,
     warm_start_joints,
 )
+from .joint_store import GEAR
 from .joint_trees import (
     joint_forest,
     predicted_targets,
@@ -415,6 +416,9 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                 inv_inertia, velocity, accumulated, RIGID,
             )  # fmt: skip
             settle_limits(engaged, turns_held, slots, softened, accumulated, inv_inertia, velocity)
+            gears_last(
+                kind, slots, solve_joints, has_axis, turning, accumulated, inv_inertia, velocity
+            )
         held = _held(body_a, body_b, solve_contacts, x, slots, solve_joints, n)
         for i in range(n):
             # A body nothing held flies its exact parabola (its forces are constant over
@@ -485,6 +489,10 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                     inv_mass, inv_inertia, velocity, accumulated, RIGID,
                 )  # fmt: skip
                 settle_limits(engaged, turns_held, slots, rigid, accumulated, inv_inertia, velocity)
+                gears_last(
+                    kind, slots, solve_joints, has_axis, relax_rows, accumulated, inv_inertia,
+                    velocity,
+                )  # fmt: skip
                 # The trees' contacts once more, so that the relax pass leaves no limb
                 # driven into what it lies on (in the biased pass too, a ragdoll rocked on
                 # its limits and never slept).
@@ -546,6 +554,17 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         upper_impulse[j] = accumulated[j, UPPER] * substeps
         spring_impulse[j] = accumulated[j, SPRING_IMPULSE] * substeps
     return moved, x, xt, tree_of, loaded
+
+
+@kernel(inline=True)
+def gears_last(kind, slots, solve_joints, has_axis, rows, accumulated, inv_inertia, velocity):
+    """Visit the gear joints once more, after the trees' exact solve: a motor on a tree
+    joint that a gear drives, solved after the gear, left its ratio 1.6e-3 rad off."""
+    for j in range(len(kind)):
+        if solve_joints[j] and kind[j] == GEAR:
+            solve_joint(
+                j, slots[j, 0], slots[j, 1], has_axis[j], rows, accumulated, inv_inertia, velocity
+            )
 
 
 @kernel
