@@ -99,6 +99,7 @@ from .settings import (
 )
 from .soft_contacts import (
     LEAVE0,
+    hold_deep_overlaps,
     hold_loads_at_touching,
     loaded_depths,
     opening_speeds,
@@ -166,10 +167,11 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         parts.radius[m.parts[:, 1]],
     )  # fmt: skip
     joint_columns = solver_joint_columns(joints)
+    deep = _deep_overlaps(body["thickness"], m, slots, solve_joints)
     moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
         contacts, cores, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
         accel, drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
-        settings, world._clock.steps % 2 == 1,
+        settings, world._clock.steps % 2 == 1, deep,
     )  # fmt: skip
     poses = _stop_tunnels(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), owner, solid,
@@ -178,7 +180,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     )  # fmt: skip
     pushed = _push_out_deep(
         world, body, m, cores, solve_contacts, poses, start, inv_mass, parts, part_reach,
-        owner, solid, filters, ignored, loaded, slots, solve_joints,
+        owner, solid, filters, ignored, loaded, deep,
     )  # fmt: skip
     warm = dataclasses.replace(m, normal_impulse=warm_normal, tangent_impulse=warm_tangent)
     # Sleep judges overlap from where each loaded spring rests, not from touching, and
@@ -194,31 +196,44 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     return poses, velocity, pushed, warm, settled, opening
 
 
+def _deep_overlaps(thickness, m, slots, solve_joints):
+    """(M,) how far past the depth at which its springs hold their load each manifold
+    may overlap before it is held rigid and pushed out on positions: DEEP_OVERLAP of the
+    thinner body's thickness (N,), never (inf) for a body with a joint (slots (J, 2),
+    solve_joints (J,)): moved alone, a ragdoll's limb pulled its pivot 3 cm open."""
+    jointed = np.zeros(len(thickness) + 1, dtype=np.bool_)
+    jointed[slots[solve_joints].ravel()] = True
+    deep = DEEP_OVERLAP * np.minimum(thickness[m.body_a], thickness[m.body_b])
+    deep[jointed[m.body_a] | jointed[m.body_b]] = np.inf
+    return deep
+
+
 def _push_out_deep(world, body: dict, m, cores, solve_contacts, poses, start, inv_mass,
-                   parts, part_reach, owner, solid, filters, ignored, loaded, slots,
-                   solve_joints):  # fmt: skip
+                   parts, part_reach, owner, solid, filters, ignored, loaded,
+                   deep):  # fmt: skip
     """Push-out on positions (``engine.position_correction``, along each contact's
     normal) of the overlap the springs left deeper than their slop past the depth at
     which each holds its load (``loaded`` (M, 2), ``engine.soft_contacts.loaded_depths``);
     poses (N + 1, 3) change in place. Returns which bodies (N,) bool it moved by more than
-    a fifth of their slop (not at rest yet). slots (J, 2), solve_joints (J,): the joints.
+    a fifth of their slop (not at rest yet). deep (M,): ``_deep_overlaps``.
 
-    The springs part bodies spawned into each other at most max_contact_push_speed (two
-    1 m boxes 30 % into each other: 9 steps); pushed out, they part in 2, and at no speed.
-    What a spring's load explains is left to the spring: pushed out, a resting pile of
-    5 mm boxes sank back within the next step and never slept. And only once some overlap
-    is past DEEP_OVERLAP of the thinner body's thickness: pushed out of each other at any
-    depth, the tumbler's boxes were pushed into its moving walls (1.5 cm against 0.5)."""
+    Only once some manifold overlaps past its ``deep``, and then every manifold of
+    bodies without joints takes part. The springs part bodies spawned into each other at
+    most max_contact_push_speed (two 1 m boxes 30 % into each other: 9 steps); pushed out,
+    they part in 4, and at no speed. What a spring's load explains is left to the spring:
+    pushed out, a resting pile of 5 mm boxes sank back within the next step and never
+    slept. Pushed out of each other at any depth, the tumbler's boxes were pushed into its
+    moving walls (1.5 cm against 0.5)."""
     n = len(body["kind"])
-    # Jointed bodies are left to their springs: moved alone, a ragdoll's limb pulled its
-    # pivot 3 cm open.
-    jointed = np.zeros(n + 1, dtype=np.bool_)
-    jointed[slots[solve_joints].ravel()] = True
-    solve_contacts = solve_contacts & ~jointed[m.body_a] & ~jointed[m.body_b]
+    solve_contacts = solve_contacts & np.isfinite(deep)
     held = m.separation + loaded
-    thinner = np.minimum(body["thickness"][m.body_a], body["thickness"][m.body_b])
-    if not np.any(solve_contacts & (held.min(axis=1) < -DEEP_OVERLAP * thinner)):
+    if not np.any(solve_contacts & (held.min(axis=1) < -deep)):
         return np.zeros(n, dtype=np.bool_)
+    # Against static and kinematic bodies the true depth: the guard that push-out drives
+    # nothing deeper into them measures from it (from where the springs hold their loads,
+    # a box was pushed 0.8 cm into the tumbler's moving wall, against 0.5).
+    fixed = (inv_mass[m.body_a] == 0.0) | (inv_mass[m.body_b] == 0.0)
+    held = np.where(fixed[:, None], m.separation, held)
     slop = body_slops(body["thickness"], world._linear_slop)
     turned = poses[:, 2] - start[:, 2]
     unpushed = poses.copy()
@@ -261,7 +276,7 @@ def substep_forces(velocity, angular_velocity, force, torque, inv_mass, inv_iner
 @kernel
 def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, start, velocity,
               accel, drag, inv_mass, inv_inertia, dt, substeps, relax, settings,
-              backwards):  # fmt: skip
+              backwards, deep):  # fmt: skip
     """The sub-step loop; velocity (N + 1, 3) changes in place. Returns each body's
     displacement over the step (N + 1, 3), the warm-start impulses to keep ((M, 2),
     (M,)), each body's joint tree (N + 1,) (-1: none; ``engine.joint_trees``) and the
@@ -269,7 +284,9 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     (``engine.soft_contacts.loaded_depths``); the
     manifolds' impulse columns become the step's totals, the joints' the last sub-step's
     times n. cores: the points' arms to what turns with each body
-    (``engine.contact_cores``), for separations."""
+    (``engine.contact_cores``), for separations. deep (M,): how far past its loaded depth
+    a manifold overlaps before its springs are held rigid for push-out to part it
+    (``engine.soft_contacts.hold_deep_overlaps``)."""
     core_a, core_b = cores
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
@@ -341,6 +358,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     )
     stiffen_tree_springs(soft, c, contact_trees[0], contact_hertz, contact_ratio, h)
     hold_loads_at_touching(soft, c, count, x, contact_trees[0], body_a, body_b, velocity)
+    hold_deep_overlaps(soft, c, count, separation, x, deep)
     exact = child >= 0
     turns_held = held_turns(kind, child)
     turning = softened
