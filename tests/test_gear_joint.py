@@ -1,4 +1,5 @@
-"""Gear joint: the ratio held exactly, the inertia it reflects, driven by a motor."""
+"""Gear joint: the ratio held exactly, the inertia it reflects, driven by a motor; in both
+solvers (``both_solvers``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from engine import Box, Circle, GearJoint, RevoluteJoint, World
 
 
 @pytest.mark.parametrize("ratio", [1.0, 2.5, -0.4])
-def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio):
+def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio, both_solvers):
     world = World(sleep=False)
     driver = world.add_body(Circle(0.5), position=(0, 2))
     driven = world.add_body(Circle(0.5 * abs(ratio)), position=(3, 2))
@@ -37,7 +38,7 @@ def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio):
     )
 
 
-def test_a_gear_driven_by_a_motor_keeps_its_ratio():
+def test_a_gear_driven_by_a_motor_keeps_its_ratio(both_solvers):
     world = World(sleep=False)
     driver = world.add_body(Box(1.0, 0.2), position=(0, 2))
     driven = world.add_body(Box(2.0, 0.2), position=(3, 2))
