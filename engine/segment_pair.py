@@ -39,6 +39,8 @@ from .round_pair import first_root
 # field. Warm starting keeps feature ids in FEATURE_BITS (22) bits beside the part rows, so
 # every id must stay below 1 << 22.
 FEATURE_VERTICES = FEATURE_FLIP + 1023 * FEATURE_FACE
+# Closest vertices nearer than this share of the pair's size count as one point.
+ROUNDING = 1e-12
 
 
 @kernel(inline=True)
@@ -237,6 +239,17 @@ def _rounded_clip(ref, n_ref, face, r_ref, inc, n_inc, r_inc, flip, margin):
     return 0, np.nan, np.nan, np.nan, -1, np.nan, np.nan, np.nan, -1
 
 
+@kernel(inline=True)
+def _extent(a, na, b, nb, radii):
+    """The pair's size: the farthest vertex coordinate of either core, plus the radii."""
+    far = radii
+    for k in range(na):
+        far = max(far, abs(a[0, k]) + radii, abs(a[1, k]) + radii)
+    for k in range(nb):
+        far = max(far, abs(b[0, k]) + radii, abs(b[1, k]) + radii)
+    return far
+
+
 @kernel
 def rounded_pair(a, na, ra, b, nb, rb, vx, vy, sweep, dt, margin, flip_tolerance):
     """Collide rounded core A (hull a, na vertices, radius ra) with B (b, nb, rb) in one
@@ -250,7 +263,10 @@ def rounded_pair(a, na, ra, b, nb, rb, vx, vy, sweep, dt, margin, flip_tolerance
     if max(sep_a, sep_b, cap_a, cap_b) > 0.0:
         d2, pax, pay, pbx, pby, two_vertices, va, vb = _closest(a, na, b, nb)
         distance = math.sqrt(d2)
-        two_vertices = two_vertices and distance > 0.0
+        # Vertices that meet but for rounding have no direction between them: the faces
+        # give the exact axis (a circle centred on a segment's end, 1e-38 off it, took
+        # the normal of that noise and overlapped 1.48 along it, not 1).
+        two_vertices = two_vertices and distance > ROUNDING * _extent(a, na, b, nb, radii)
     if two_vertices:
         # Closest at two vertices: the normal joins them.
         nx, ny = (pbx - pax) / distance, (pby - pay) / distance

@@ -42,7 +42,16 @@ from .joint_columns import (
     UPPER_MASS,
 )
 from .joint_geometry import USED_ROWS, axis_row, effective_mass, inverse3, main_rows, slot_scale
-from .joint_store import ANGULAR_SPRING, DISTANCE, MOTOR_JOINT, MOUSE, PRISMATIC, REVOLUTE, ROPE
+from .joint_store import (
+    ANGULAR_SPRING,
+    DISTANCE,
+    GEAR,
+    MOTOR_JOINT,
+    MOUSE,
+    PRISMATIC,
+    REVOLUTE,
+    ROPE,
+)
 from .soft_contacts import softness
 
 # Columns of the soft main blocks: mass_scale K^-1 (3, 3) row-major, the bias, a flag.
@@ -97,6 +106,12 @@ def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, le
             knd, anchor_a[j], anchor_b[j], axis[j], poses[a], poses[b], length[j],
             reference_angle[j], ratio[j], rows, error,
         )  # fmt: skip
+        if knd == GEAR:
+            # A gear's row is linear in the angles: kept rigid, closing its error within
+            # the sub-step, it holds its ratio to rounding (a spring under a steady
+            # torque sat 1.4e-4 rad off it).
+            out[j, BIAS] = error[0] / h
+            continue
         if not exact[j]:
             slot_scale(inv_mass, inv_inertia, a, b, scale)
             for r in range(3):

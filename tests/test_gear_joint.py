@@ -1,4 +1,5 @@
-"""Gear joint: the ratio held exactly, the inertia it reflects, driven by a motor."""
+"""Gear joint: the ratio held exactly, the inertia it reflects, driven by a motor; in both
+solvers (``both_solvers``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ from engine import Box, Circle, GearJoint, RevoluteJoint, World
 
 
 @pytest.mark.parametrize("ratio", [1.0, 2.5, -0.4])
-def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio):
-    # soft step: the gear's error reaches 1.4e-4 rad (ratios 1, 2.5 and -0.4 alike).
-    world = World(sleep=False, substeps=0)
+def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio, both_solvers):
+    world = World(sleep=False)
     driver = world.add_body(Circle(0.5), position=(0, 2))
     driven = world.add_body(Circle(0.5 * abs(ratio)), position=(3, 2))
     world.add_joint(RevoluteJoint(driver, None, driver.position))
@@ -38,9 +38,8 @@ def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio):
     )
 
 
-def test_a_gear_driven_by_a_motor_keeps_its_ratio():
-    # soft step: the gear's error reaches 1.8e-3 rad.
-    world = World(sleep=False, substeps=0)
+def test_a_gear_driven_by_a_motor_keeps_its_ratio(both_solvers):
+    world = World(sleep=False)
     driver = world.add_body(Box(1.0, 0.2), position=(0, 2))
     driven = world.add_body(Box(2.0, 0.2), position=(3, 2))
     world.add_joint(

@@ -14,7 +14,7 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from oracles import point_segment
 
@@ -186,6 +186,11 @@ def test_a_dynamic_body_of_lines_is_refused_and_the_world_is_unchanged():
 
 # -- narrow phase ------------------------------------------------------------------------------
 @given(segments(), pose, others, pose, st.booleans())
+# A circle centred on a segment's end but for rounding (1e-38 off it).
+@example(
+    ("segment", (0.0, 1.0), (0.0, -1.175494351e-38), 0.0), (0.0, 0.0, 0.0),
+    ("circle", 1.0, (0.0, -1.175494351e-38)), (0.0, 0.0, 1.0), False,
+)  # fmt: skip
 def test_separation_normal_and_mtv_match_the_oracle(segment, pose_a, other, pose_b, swap):
     spec_a, spec_b = (other, segment) if swap else (segment, other)
     hit = collide(make(spec_a), pose_a, make(spec_b), pose_b)
