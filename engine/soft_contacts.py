@@ -164,22 +164,21 @@ def loaded_depths(c, soft, count, normal_impulse):
 @kernel
 def hold_deep_overlaps(soft, c, count, separation, impulse, deep):
     """Make the springs of the manifolds overlapping deeper than ``deep`` (M,) past the
-    depth at which they hold their last loads rigid and without bias, in place; returns
-    which (M,) bool. Push-out parts them on positions after the step
-    (``engine.substep``): pushed apart by their springs, each at max_contact_push_speed,
-    ten boxes spawned in a row 30 % into each other sent the end ones off at 8.9 m/s
-    (held, 2.4 m/s: what is left under ``deep`` the springs still push).
+    depth at which they hold their last loads rigid and without bias, in place.
+    Push-out parts them on positions after the step (``engine.substep``): pushed apart
+    by their springs, each at max_contact_push_speed, ten boxes spawned in a row 30 %
+    into each other sent the end ones off at 8.9 m/s (held, 2.4 m/s: what is left under
+    ``deep`` the springs still push).
 
     soft (M, SOFT_COLUMNS), c: the prepared soft and rigid rows; count (M,); separation
     (M, 2) at the step's start; impulse (M, 2): one sub-step's warm-start impulses."""
     loaded = loaded_depths(c, soft, count, impulse)
-    held = np.zeros(len(count), dtype=np.bool_)
     for i in range(len(count)):
+        held = False
         for p in range(count[i]):
-            held[i] = held[i] or separation[i, p] + loaded[i, p] < -deep[i]
-        if held[i]:
+            held = held or separation[i, p] + loaded[i, p] < -deep[i]
+        if held:
             soft[i, BIAS_RATE], soft[i, MASS_SCALE], soft[i, IMPULSE_SCALE] = 0.0, 1.0, 0.0
-    return held
 
 
 @kernel
