@@ -376,7 +376,9 @@ def test_unknown_event_names_are_rejected_naming_the_event(name):
     assert world.contacts and calls == []
 
 
-@pytest.mark.parametrize("handler", [3, "print", [print], 1.5, object()], ids=repr)
+@pytest.mark.parametrize(
+    "handler", [3, "print", [print], 1.5, object()], ids=["3", "str", "list", "1.5", "object"]
+)
 def test_non_callable_handlers_are_rejected_with_type_error(handler):
     world, _ = ground_world()
     world.add_body(Box(1, 1), position=(0, 0.5))
