@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# One pytest worker per core (pytest-xdist; -n auto), each test file's tests handed out
+# as workers free up.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine demos tests bench

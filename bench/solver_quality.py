@@ -44,7 +44,7 @@ from engine.solver_settings import SOFT_SUBSTEPS
 G = 9.81
 # The solver the scenes run with: World arguments (``run`` sets them for each column).
 SOLVER: dict = {}
-SOLVERS = {"one solve": {}, "4 sub-steps": {"substeps": SOFT_SUBSTEPS}}
+SOLVERS = {"one solve": {"substeps": 0}, "4 sub-steps": {"substeps": SOFT_SUBSTEPS}}
 
 
 def bounce_errors():

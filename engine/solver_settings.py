@@ -1,7 +1,8 @@
 """The settings of the sub-stepped soft solver (``engine.substep``): defaults and checks.
 
-``World(substeps=0)``, the default, keeps the one-solve step with positional correction;
-``substeps=n`` (n >= 1) solves each step in n sub-steps with soft contacts and joints.
+``World()`` solves each step in SUBSTEPS sub-steps with soft contacts and joints
+(``substeps=n``, n >= 1); ``substeps=0`` still selects the one-solve step with positional
+correction.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ import numbers
 
 from .validation import as_finite_float
 
-# Sub-steps per step; 0 is the one-solve step. Four are Box2D v3's default: enough for a
-# column of 20 boxes to stand a minute and a chain to hold 100 times its link mass (30
-# boxes need 8 sub-steps and 120 Hz contacts: see docs/world.md).
-SUBSTEPS = 0
+# Sub-steps per step, the default; 0 is the one-solve step. Four are Box2D v3's default:
+# enough for a column of 20 boxes to stand a minute and a chain to hold 100 times its link
+# mass (30 boxes need 8 sub-steps and 120 Hz contacts: see docs/world.md).
+SUBSTEPS = 4
 SOFT_SUBSTEPS = 4
 # Passes without bias after each sub-step's solve, taking out the speed the springs gave.
 RELAX_ITERATIONS = 1

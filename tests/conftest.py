@@ -33,10 +33,18 @@ class SubsteppedWorld(World):
         super().__init__(*args, **kwargs)
 
 
+class OneSolveWorld(World):
+    """A World whose solver is the one-solve step unless ``substeps`` is given."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("substeps", 0)
+        super().__init__(*args, **kwargs)
+
+
 @pytest.fixture(params=["one solve", "substeps"])
 def both_solvers(request, monkeypatch):
     """Run the test with each solver: its module's ``World`` makes worlds with the one-solve
-    step (unchanged), then with SOFT_SUBSTEPS sub-steps."""
-    if request.param == "substeps":
-        monkeypatch.setattr(request.module, "World", SubsteppedWorld)
+    step, then with SOFT_SUBSTEPS sub-steps."""
+    solver = OneSolveWorld if request.param == "one solve" else SubsteppedWorld
+    monkeypatch.setattr(request.module, "World", solver)
     return request.param

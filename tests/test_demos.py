@@ -565,9 +565,14 @@ def test_joints_scene_holds_together_and_its_keys_work():
     assert built.on_key("B") and len(world.joints) == joints + 9  # a ragdoll's pins
     assert built.on_key("M") and motor.motor_speed > 0.0
     assert not built.on_key("Q")
-    for _ in range(180):
+    for _ in range(60):
         world.step()
+    # The wheel turns at the motor's speed (3.0 rad/s after 1 s with either solver). Later
+    # the paddles may wedge a ball against the drum and stall at the full 600 N m: in this
+    # run at sub-steps from 2.3 s; without the keys pressed, with either solver from 1.5 s.
     assert motor.speed == pytest.approx(motor.motor_speed, abs=1.0)
+    for _ in range(120):
+        world.step()
     # Every pin still holds: its two anchors stay together (within a few centimetres).
     gaps = [
         np.hypot(*(j.anchor_a - j.anchor_b)) for j in world.joints if isinstance(j, RevoluteJoint)

@@ -19,8 +19,10 @@ def test_kinematic_box_pushes_dynamic_box_and_is_not_pushed():
 
     The pusher's motion is prescribed: its velocity and angle must not change by a bit, and
     its position is x0 + v t to rounding. The pushed box must travel with it: over the last
-    second it moves 1 m, at the pusher's speed exactly (measured to 4e-15, so 1e-9: a lag or
-    a bounce ahead is centimetres), and never sinks more than 1 cm into the pusher.
+    second it moves 1 m, at the pusher's speed but for the last of its settling into the
+    pusher's contact spring, which holds it 1.15e-5 m deep against the ground's friction
+    (measured: 6.6e-8 m short; so 1e-6: a lag or a bounce ahead is centimetres), and never
+    sinks more than 1 cm into the pusher.
     """
     world = World()
     add_ground(world)
@@ -36,7 +38,7 @@ def test_kinematic_box_pushes_dynamic_box_and_is_not_pushed():
         assert crate.position[0] - pusher.position[0] > 1.0 - 0.01
         if n == steps(2.0):
             crate_x_at_2s = crate.position[0]
-    assert crate.position[0] - crate_x_at_2s == pytest.approx(1.0, abs=1e-9)
+    assert crate.position[0] - crate_x_at_2s == pytest.approx(1.0, abs=1e-6)
     assert abs(crate.angle) < 0.05
 
 
@@ -105,4 +107,6 @@ def test_kinematic_pusher_shoves_a_box_ahead_of_it_without_overlapping():
     assert box.position[0] > pusher.position[0] + 0.99
     assert box.position[0] > 2.0  # it has been shoved well past where it stood
     assert pusher.position[0] == pytest.approx(-2 + 180 * DT * 1.5, abs=1e-9)
-    assert box.velocity[0] == pytest.approx(1.5, rel=1e-9)
+    # The box still settles into the pusher's contact spring (1.16e-5 m deep against the
+    # ground's friction): every other step it is 4.3e-8 m/s slow, halving every 16 steps.
+    assert box.velocity[0] == pytest.approx(1.5, rel=1e-7)

@@ -19,9 +19,15 @@ def soft_world(**kwargs) -> World:
     return World(substeps=SOFT_SUBSTEPS, **kwargs)
 
 
-def test_the_default_is_the_one_solve_step():
+def test_the_default_is_the_sub_stepped_step_with_four_sub_steps():
     world = World()
-    assert world.substeps == 0
+    assert world.substeps == 4  # Box2D v3's default
+    # It runs: a body at rest falls g dt^2 / 2 in a step, its parabola (the one-solve
+    # step's semi-implicit Euler: g dt^2, twice as far).
+    body = world.add_body(Circle(0.5), position=(0.0, 10.0))
+    world.step()
+    assert body.position[1] == pytest.approx(10.0 - G * DT * DT / 2, abs=1e-12)
+    assert World(substeps=0).substeps == 0
     assert world.max_contact_push_speed == pytest.approx(3.0)
     assert World(units_per_meter=100.0).max_contact_push_speed == pytest.approx(300.0)
 
