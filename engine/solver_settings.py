@@ -52,7 +52,8 @@ MAX_CONTACT_PUSH_SPEED = 3.0  # m/s
 # each other). Lower, less is left for the springs to push at speed (ten boxes spawned in
 # a row 30 % into each other leave at 0.5 m/s at 0.02, 2.4 m/s here), but the pushes
 # reach the tumbler's pile more often (its deepest box in a wall over six seeds: 1.1 cm at
-# 0.02, 0.86 cm here) and small piles (their loads' noise) stop sleeping.
+# 0.02, 0.86 cm here, each one draw from a wide spread: docs/benchmarks.md) and small piles
+# (their loads' noise) stop sleeping.
 DEEP_OVERLAP = 0.15
 # Joint springs: stiffer than contacts (a chain must not stretch), less damped.
 JOINT_HERTZ = 60.0
