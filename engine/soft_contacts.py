@@ -58,6 +58,7 @@ import numpy as np
 from .contact_solver import (
     APPROACH0,
     BLOCK,
+    FRICTION,
     II_A,
     II_B,
     IM_A,
@@ -76,6 +77,7 @@ from .contact_solver import (
     SECOND,
     TARGET0,
     friction,
+    push_friction,
 )
 from .jit import kernel
 
@@ -424,3 +426,27 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     velocity[b, 0] = vbx + imb * nx * (d0 + d1)
     velocity[b, 1] = vby + imb * ny * (d0 + d1)
     velocity[b, 2] = wb + iib * (rn_b0 * d0 + rn_b1 * d1)
+
+
+@kernel
+def bound_friction(solve, c, normal_impulse, tangent_impulse, body_a, body_b, velocity):
+    """Bring each solved manifold's friction back within mu times its normal impulses
+    after the sub-step's last normal rows, taking the excess back from the bodies.
+
+    solve (M,) bool; c: the prepared rows; normal_impulse (M, 2) and tangent_impulse (M,):
+    the sub-step's accumulated impulses (the tangent one changes in place); velocity
+    (N + 1, 3) changes in place. Each visit bounds friction by the normal impulses so far,
+    and the normal rows after it may lower them: a box sliding at 5 m/s on mu 0.5 tipped
+    into its springs and had 0.1 % more friction than mu N over a step. (Friction that
+    falls short of mu N while a body slides is left: topped up here as well, it set a
+    sliding box rocking on its springs at 20 Hz for good.)
+    """
+    for i in range(len(solve)):
+        if not solve[i]:
+            continue
+        limit = c[i, FRICTION] * (normal_impulse[i, 0] + normal_impulse[i, 1])
+        now = tangent_impulse[i]
+        bounded = min(max(now, -limit), limit)
+        if bounded != now:
+            tangent_impulse[i] = bounded
+            push_friction(c, i, body_a[i], body_b[i], bounded - now, velocity)

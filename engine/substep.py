@@ -101,6 +101,7 @@ from .settings import (
 )
 from .soft_contacts import (
     LEAVE0,
+    bound_friction,
     hold_deep_overlaps,
     hold_loads_at_touching,
     loaded_depths,
@@ -545,6 +546,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                 order, struck, solve_contacts, body_a, body_b, c, soft, core_a, core_b, x, xt,
                 velocity, accel, moved, turn, inv_h, push, False, threshold,
             )  # fmt: skip
+        bound_friction(solve_contacts, c, x, xt, body_a, body_b, velocity)
         # Bounce, once per step, the points that arrived in this sub-step: approached
         # faster than the threshold and pushed. The sub-steps left carry them away.
         for i in range(m if bouncy else 0):
