@@ -215,6 +215,20 @@ def friction(c, i, tangent_impulse, pushed, vax, vay, wa, vbx, vby, wb):
 
 
 @kernel(inline=True)
+def push_friction(c, i, a, b, d, velocity):
+    """Apply a tangent impulse d of manifold i to its bodies a, b (velocity (N + 1, 3), in
+    place), along t = (ny, -nx) at its points' centre, as ``friction`` does."""
+    nx, ny = c[i, NX], c[i, NY]
+    ima, imb, iia, iib = c[i, IM_A], c[i, IM_B], c[i, II_A], c[i, II_B]
+    velocity[a, 0] -= ima * ny * d
+    velocity[a, 1] += ima * nx * d
+    velocity[a, 2] -= iia * c[i, RT_A] * d
+    velocity[b, 0] += imb * ny * d
+    velocity[b, 1] -= imb * nx * d
+    velocity[b, 2] += iib * c[i, RT_B] * d
+
+
+@kernel(inline=True)
 def solve_contact(i, a, b, c, normal_impulse, tangent_impulse, velocity):
     """One Gauss-Seidel visit of manifold i (bodies a, b; prepared rows c): friction first,
     bounded by the current normal impulses, then both normal rows together."""

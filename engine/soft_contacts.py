@@ -10,13 +10,13 @@ with a position pass cannot: stacks stand, a heavy load hangs still.
 For a spring of frequency w = 2 pi f and damping ratio zeta over a sub-step h:
     a1 = 2 zeta + h w,  a2 = h w a1,  a3 = 1 / (1 + a2)
     bias rate = w / a1,  mass scale = a2 a3,  impulse scale = a3
-and a touching point's (s <= 0) impulse step is
+and a touching point's (s <= a thousandth of its slop) impulse step is
     -m (mass_scale vn + bias) - impulse_scale x,   bias = max(mass_scale rate s, -push).
 The springs pull towards s = 0, not towards the slop the other solver keeps: at rest a
 point sits (F / m) / w^2 deep, F its load and m its effective mass, a fraction of a
 millimetre for a box on the ground.
 
-- A point still apart (s > 0) may close its gap within the sub-step and no more (bias
+- A point still apart (s past that) may close its gap within the sub-step and no more (bias
   s / h, rigid). If it closes it faster than the restitution threshold on a bouncy pair,
   it arrives and leaves again within the same sub-step: it follows its parabola (the
   pair's relative acceleration) to the instant it meets the surface, leaves at -e times
@@ -58,6 +58,7 @@ import numpy as np
 from .contact_solver import (
     APPROACH0,
     BLOCK,
+    FRICTION,
     II_A,
     II_B,
     IM_A,
@@ -76,6 +77,7 @@ from .contact_solver import (
     SECOND,
     TARGET0,
     friction,
+    push_friction,
 )
 from .jit import kernel
 
@@ -84,7 +86,14 @@ BASE0 = 0  # 2: each point's separation less (r_b - r_a) . n at the step start
 MASS_SCALE, IMPULSE_SCALE, BIAS_RATE = 2, 3, 4
 ARRIVED0 = 5  # 2: 1.0 where this sub-step's biased pass pushed a point (not bouncing)
 LEAVE0 = 7  # 2: the normal speed a point bouncing within this sub-step leaves it with; NaN
-SOFT_COLUMNS = 9
+TOUCHING = 9  # the separation up to which a point counts as touching (TOUCHING_SHARE)
+SOFT_COLUMNS = 10
+
+# A point counts as touching up to this share of its manifold's slop apart, not up to 0:
+# a gap closed rigidly within a sub-step ends at 0 to rounding, and a point at 0 taken as
+# apart at one scale and touching at another moved the two runs of a scene 5.7e-5 rad
+# apart within a step (the rigid and the soft row differ there by the spring's share).
+TOUCHING_SHARE = 1e-3
 
 # Contacts with a static or kinematic body: this many times stiffer, and as many times
 # more damped (the stiffer spring alone sets a heavy body resting on light ones, each of
@@ -106,7 +115,7 @@ def softness(hertz, damping_ratio, h):
 
 
 @kernel
-def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, hertz,
+def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, slop, hertz,
                  damping_ratio, h):  # fmt: skip
     """The (M, SOFT_COLUMNS) soft rows of the manifolds; c: their prepared rigid rows
     (M, COLUMNS), whose targets are cleared and approaches zeroed here (the sub-steps
@@ -129,6 +138,7 @@ def prepare_soft(c, body_a, body_b, count, normal, arm_a, arm_b, separation, her
             c[i, TARGET0 + p] = 0.0
             c[i, APPROACH0 + p] = 0.0
         soft[i, LEAVE0] = soft[i, LEAVE0 + 1] = np.nan
+        soft[i, TOUCHING] = TOUCHING_SHARE * slop[i]
         spring = stiff if c[i, IM_A] == 0.0 or c[i, IM_B] == 0.0 else loose
         soft[i, BIAS_RATE], soft[i, MASS_SCALE], soft[i, IMPULSE_SCALE] = spring
     return soft
@@ -270,13 +280,14 @@ def separation_now(base, ax, ay, bx, by, nx, ny, dx, dy, ca, sa, cb, sb):
 
 @kernel
 def _row(s, vn, an, inv_h, push, use_bias, threshold, e, arrived, rate, mass_scale,
-         impulse_scale):  # fmt: skip
+         impulse_scale, touching):  # fmt: skip
     """(bias, mass scale, impulse scale, active, bouncing, leaving speed) of a point at
     separation s, normal speed vn and normal acceleration an (see the module's docstring);
     e: the pair's restitution, arrived: whether this sub-step's biased pass made it arrive;
-    rate, mass_scale, impulse_scale: the pair's spring. The leaving speed is NaN unless
-    the point bounces within the sub-step."""
-    if s > 0.0:
+    rate, mass_scale, impulse_scale: the pair's spring; touching: the separation up to
+    which the point counts as touching. The leaving speed is NaN unless the point bounces
+    within the sub-step."""
+    if s > touching:
         if not use_bias:
             return s * inv_h, 1.0, 0.0, arrived, False, np.nan
         if e > 0.0 and vn < -threshold and vn < -s * inv_h:
@@ -396,11 +407,11 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     an = (accel[b, 0] - accel[a, 0]) * nx + (accel[b, 1] - accel[a, 1]) * ny
     bias0, ms0, is0, on0, bounce0, leave0 = _row(
         s0, vn0, an, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0] > 0.0, rate,
-        mass_scale, impulse_scale,
+        mass_scale, impulse_scale, soft[i, TOUCHING],
     )  # fmt: skip
     bias1, ms1, is1, on1, bounce1, leave1 = _row(
         s1, vn1, an, inv_h, push, use_bias, threshold, e, soft[i, ARRIVED0 + 1] > 0.0, rate,
-        mass_scale, impulse_scale,
+        mass_scale, impulse_scale, soft[i, TOUCHING],
     )  # fmt: skip
     if use_bias:
         soft[i, LEAVE0], soft[i, LEAVE0 + 1] = leave0, leave1
@@ -424,3 +435,27 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     velocity[b, 0] = vbx + imb * nx * (d0 + d1)
     velocity[b, 1] = vby + imb * ny * (d0 + d1)
     velocity[b, 2] = wb + iib * (rn_b0 * d0 + rn_b1 * d1)
+
+
+@kernel
+def bound_friction(solve, c, normal_impulse, tangent_impulse, body_a, body_b, velocity):
+    """Bring each solved manifold's friction back within mu times its normal impulses
+    after the sub-step's last normal rows, taking the excess back from the bodies.
+
+    solve (M,) bool; c: the prepared rows; normal_impulse (M, 2) and tangent_impulse (M,):
+    the sub-step's accumulated impulses (the tangent one changes in place); velocity
+    (N + 1, 3) changes in place. Each visit bounds friction by the normal impulses so far,
+    and the normal rows after it may lower them: a box sliding at 5 m/s on mu 0.5 tipped
+    into its springs and had 0.1 % more friction than mu N over a step. (Friction that
+    falls short of mu N while a body slides is left: topped up here as well, it set a
+    sliding box rocking on its springs at 20 Hz for good.)
+    """
+    for i in range(len(solve)):
+        if not solve[i]:
+            continue
+        limit = c[i, FRICTION] * (normal_impulse[i, 0] + normal_impulse[i, 1])
+        now = tangent_impulse[i]
+        bounded = min(max(now, -limit), limit)
+        if bounded != now:
+            tangent_impulse[i] = bounded
+            push_friction(c, i, body_a[i], body_b[i], bounded - now, velocity)

@@ -48,6 +48,7 @@ struck in the step: the least of its sub-steps', as the last may hold the impact
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -101,6 +102,7 @@ from .settings import (
 )
 from .soft_contacts import (
     LEAVE0,
+    bound_friction,
     hold_deep_overlaps,
     hold_loads_at_touching,
     loaded_depths,
@@ -112,6 +114,7 @@ from .soft_contacts import (
 from .soft_joints import keep_spring_pushes, soften_joints, solve_soft_main
 from .solver_settings import (
     DEEP_OVERLAP,
+    FREE_BAND,
     IMPACT_BIASED,
     IMPACT_RELAX,
     MAX_HERTZ_SHARE,
@@ -306,7 +309,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         velocity, inv_mass, inv_inertia, h,
     )  # fmt: skip
     soft = prepare_soft(
-        c, body_a, body_b, count, normal, core_a, core_b, separation, contact_hertz,
+        c, body_a, body_b, count, normal, core_a, core_b, separation, slop, contact_hertz,
         contact_ratio, h,
     )  # fmt: skip
     # This sub-step's impulses (warm-started from last step's, kept per step) and the sums.
@@ -366,7 +369,8 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     turning = softened
     no_target = np.zeros((j_count, 3))
     relax_rows = rigid
-    drift = np.zeros((n, 3))
+    kicked = np.zeros((n, 3))
+    flies = _unjointed(slots, solve_joints, drag, n)
     for _ in range(substeps):
         for i in range(n):
             for axis_ in range(3):
@@ -376,10 +380,10 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                 velocity[i, 0] *= linear
                 velocity[i, 1] *= linear
                 velocity[i, 2] /= 1.0 + h * drag[i, 1]
-        if trees:
-            # What the bodies do before the warm start kicks them: the trees' predictions
-            # extrapolate this motion, not the kick (``predicted_targets``).
-            drift[:] = velocity
+        # What the bodies do before the warm start kicks them: the trees' predictions
+        # extrapolate this motion, not the kick (``predicted_targets``), and what the
+        # constraints do to the forces' parabola is measured from it (``free_share``).
+        kicked[:] = velocity
         if any_joint:
             rigid = prepare_joints(
                 kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
@@ -399,7 +403,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             # Aimed at closing, by the sub-step's end, the error the velocities would leave.
             target = predicted_targets(
                 tree_order, kind, anchor_a, anchor_b, axis, length, reference_angle, ratio,
-                slots, poses, drift, softened, ROWS, h,
+                slots, poses, kicked, softened, ROWS, h,
             )  # fmt: skip
             # The trees first, so that the contacts and the Gauss-Seidel rows (motors,
             # limits, ropes, springs) see velocities their joints hold, not the warm
@@ -450,16 +454,16 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             gears_last(
                 kind, slots, solve_joints, has_axis, turning, accumulated, inv_inertia, velocity
             )
-        held = _held(body_a, body_b, solve_contacts, x, slots, solve_joints, n)
         for i in range(n):
-            # A body nothing held flies its exact parabola (its forces are constant over
-            # the sub-step): h v - h^2 a / 2 with v the velocity at the end. Held ones move
-            # by h v, as their constraints were solved for.
-            flying = not held[i] and drag[i, 0] == 0.0 and drag[i, 1] == 0.0
+            # A body nothing holds flies the exact parabola of its forces (constant over
+            # the sub-step), h v - h^2 a / 2 with v the velocity at the end; held ones
+            # move by h v, as their constraints were solved for (``free_share``).
+            linear, angular = 0.0, 0.0
+            if flies[i]:
+                linear, angular = free_share(velocity[i], kicked[i], accel[i], h)
             for axis_ in range(3):
-                moved[i, axis_] += h * velocity[i, axis_]
-                if flying:
-                    moved[i, axis_] -= 0.5 * h * h * accel[i, axis_]
+                share = angular if axis_ == 2 else linear
+                moved[i, axis_] += h * velocity[i, axis_] - share * 0.5 * h * h * accel[i, axis_]
                 poses[i, axis_] = start[i, axis_] + moved[i, axis_]
             turn[i, 0], turn[i, 1] = cos_sin(moved[i, 2])
         if trees:
@@ -545,6 +549,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                 order, struck, solve_contacts, body_a, body_b, c, soft, core_a, core_b, x, xt,
                 velocity, accel, moved, turn, inv_h, push, False, threshold,
             )  # fmt: skip
+        bound_friction(solve_contacts, c, x, xt, body_a, body_b, velocity)
         # Bounce, once per step, the points that arrived in this sub-step: approached
         # faster than the threshold and pushed. The sub-steps left carry them away.
         for i in range(m if bouncy else 0):
@@ -701,19 +706,40 @@ def _struck(c, body_a, body_b, solve, speed, n):
 
 
 @kernel
-def _held(body_a, body_b, solve_contacts, normal_impulse, slots, solve_joints, n):
-    """(n,) bool: the bodies a contact pushes (a normal impulse) or a joint holds in this
-    sub-step; manifolds (M,), normal_impulse (M, 2), slots (J, 2), solve_joints (J,)."""
-    held = np.zeros(n, dtype=np.bool_)
-    for i in range(len(body_a)):
-        if solve_contacts[i] and (normal_impulse[i, 0] > 0.0 or normal_impulse[i, 1] > 0.0):
-            held[body_a[i]] = True
-            held[body_b[i]] = True
+def _unjointed(slots, solve_joints, drag, n):
+    """(n,) bool: the bodies no solved joint holds (slots (J, 2), solve_joints (J,)) and
+    no damping slows (drag (n, 2)): these fly the parabola of their forces, whatever
+    their contacts leave of it (``free_share``)."""
+    flies = np.ones(n, dtype=np.bool_)
+    for i in range(n):
+        flies[i] = drag[i, 0] == 0.0 and drag[i, 1] == 0.0
     for j in range(len(slots)):
         if solve_joints[j]:
-            held[slots[j, 0]] = True
-            held[slots[j, 1]] = True
-    return held
+            flies[slots[j, 0]] = False
+            flies[slots[j, 1]] = False
+    return flies
+
+
+@kernel(inline=True)
+def free_share(end, kicked, accel, h):
+    """The shares (linear, angular) of a body's acceleration accel (3,) whose parabola
+    it flies over a sub-step of h: 1 when its contacts did not change its velocity (3,)
+    from kicked (its velocity after the forces' kick), 0 when they changed it by
+    FREE_BAND of what the forces did or more, and in between in proportion: continuous
+    in the impulses, so that an impulse of rounding's size does not move a body by
+    h^2 g / 2 (the step's only discontinuity in the contacts' impulses)."""
+    dx, dy, dw = end[0] - kicked[0], end[1] - kicked[1], end[2] - kicked[2]
+    linear = _unopposed(dx * dx + dy * dy, (h * accel[0]) ** 2 + (h * accel[1]) ** 2)
+    return linear, _unopposed(dw * dw, (h * accel[2]) ** 2)
+
+
+@kernel(inline=True)
+def _unopposed(pushed, forced):
+    """1 - sqrt(pushed / forced) / FREE_BAND, at least 0; 1 with no force (the squared
+    velocity changes of the contacts and of the forces)."""
+    if forced > 0.0:
+        return max(0.0, 1.0 - math.sqrt(pushed / forced) / FREE_BAND)
+    return 1.0
 
 
 @kernel

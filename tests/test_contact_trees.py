@@ -52,7 +52,8 @@ def prepared(columns, inv_mass, inv_inertia, velocity, h=1 / 240):
     )  # fmt: skip
     soft = prepare_soft(
         c, columns["body_a"], columns["body_b"], columns["count"], columns["normal"],
-        columns["arm_a"], columns["arm_b"], columns["separation"], 60.0, 10.0, h,
+        columns["arm_a"], columns["arm_b"], columns["separation"], np.full(m, 0.005), 60.0,
+        10.0, h,
     )  # fmt: skip
     return c, soft
 

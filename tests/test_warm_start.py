@@ -123,10 +123,7 @@ def test_a_sliding_box_keeps_its_keys_and_carries_the_coulomb_impulses():
     edge (friction at the bottom face, 0.5 below the centre, tips the load forwards:
     (N1 - N0) 0.5 = mu (N0 + N1) 0.5 with mu = 0.5)."""
     mu = 0.5
-    # soft step: friction runs up to 0.1 % past mu N (-0.50049 m g dt at step 2, 4
-    # sub-steps; -0.50098 at 8) while the box tips 6.5e-6 rad into its springs (the leading
-    # edge takes 3/4 of the load), exact to 1e-10 from step 20 on.
-    world = World(sleep=False, substeps=0)
+    world = World(sleep=False)
     add_ground(world, friction=mu)
     box = world.add_body(Box(1, 1), position=(0, 0.5), velocity=(5.0, 0.0), friction=mu)
     weight = box.mass * G * world.dt
@@ -139,8 +136,14 @@ def test_a_sliding_box_keeps_its_keys_and_carries_the_coulomb_impulses():
         sliding += 1
         cache = world._warm
         np.testing.assert_array_equal(cache.keys, keys)
-        np.testing.assert_allclose(cache.tangent, -mu * weight, rtol=REST)
-        np.testing.assert_allclose(np.sort(cache.normal), [weight / 4, 3 * weight / 4], rtol=REST)
+        # Coulomb every step (the manifold's one tangent impulse, kept on both points).
+        np.testing.assert_allclose(cache.tangent, -mu * cache.normal.sum(), rtol=REST)
+        # The load shifts as the box tips into its contact springs (the leading edge takes
+        # more): 2.2e-3 off the split at the first step, 3e-6 at the sixth, then steady at
+        # 1.29e-5: the box tilts 6.4e-6 rad into its springs, moving its arms 3.2e-6 m.
+        if sliding >= 20:
+            normal = np.sort(cache.normal)
+            np.testing.assert_allclose(normal, [weight / 4, 3 * weight / 4], rtol=2e-5)
     assert sliding > 50
 
 
