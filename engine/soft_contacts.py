@@ -63,6 +63,9 @@ from .contact_solver import (
     II_B,
     IM_A,
     IM_B,
+    INV11,
+    INV12,
+    INV22,
     K11,
     K12,
     K22,
@@ -322,18 +325,26 @@ def _bounce_within(s, vn, an, inv_h, e):
 def _normal_impulses(c, i, x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on1):
     """New normal impulses of manifold i's two rows (c: the prepared rows; accumulated
     x0, x1; normal speeds vn0, vn1; each row's bias, mass and impulse scales and whether
-    it acts): both at once with the 2x2 mass matrix K where they share a spring, the
-    complementarity problem of
-        x_new = (1 - impulse scale) x - K^-1 (mass scale vn + bias)
-    solved exactly (``engine.contact_solver.pair_lcp``: neither row pulls, a row left
-    without impulse is not driven closer than its target); else one after the other, the
-    second seeing the first's impulse."""
-    two = on0 and on1
-    if two and c[i, BLOCK] > 0.0 and c[i, SECOND] > 0.0 and ms0 == ms1 and is0 == is1:
+    it acts): both at once with the 2x2 mass matrix K where they share a spring and
+    neither would pull,
+        x_new = (1 - impulse scale) x - K^-1 (mass scale vn + bias);
+    where one would and both rows are rigid (arriving or bouncing within the sub-step),
+    the complementarity problem solved exactly (``engine.contact_solver.pair_lcp``: a
+    point the other's impulse drives apart keeps none); else one after the other, the
+    second seeing the first's impulse. (A spring's rows solved exactly set a resting
+    table rocking on its feet.)"""
+    if on0 and on1 and c[i, BLOCK] > 0.0 and c[i, SECOND] > 0.0 and ms0 == ms1 and is0 == is1:
+        b0 = ms0 * vn0 + bias0
+        b1 = ms0 * vn1 + bias1
         keep = 1.0 - is0
-        q0 = ms0 * vn0 + bias0 - keep * (c[i, K11] * x0 + c[i, K12] * x1)
-        q1 = ms0 * vn1 + bias1 - keep * (c[i, K12] * x0 + c[i, K22] * x1)
-        return pair_lcp(c, i, q0, q1)
+        both0 = keep * x0 - (c[i, INV11] * b0 + c[i, INV12] * b1)
+        both1 = keep * x1 - (c[i, INV12] * b0 + c[i, INV22] * b1)
+        if both0 >= 0.0 and both1 >= 0.0:
+            return both0, both1
+        if is0 == 0.0:
+            q0 = b0 - (c[i, K11] * x0 + c[i, K12] * x1)
+            q1 = b1 - (c[i, K12] * x0 + c[i, K22] * x1)
+            return pair_lcp(c, i, q0, q1)
     new0, new1 = x0, x1
     if on0:
         new0 = max(x0 - c[i, ROW_MASS0] * (ms0 * vn0 + bias0) - is0 * x0, 0.0)
