@@ -153,18 +153,40 @@ def block_solve(c, i, x0, x1, b0, b1):
     """New accumulated normal impulses of manifold i's two rows.
 
     c: the prepared rows; x0, x1: accumulated impulses; b0, b1: normal velocity minus
-    target now. Two-point manifolds solve the complementarity problem  v = K x + c,
-    x >= 0, v >= 0, x . v = 0  (c = b - K x_old): first with both rows pushing; where that
-    asks for a pull, one row after the other, which converges to the same answer over the
-    passes. One-point manifolds are that single row.
+    target now. Two-point manifolds solve the complementarity problem  v = K x + q,
+    x >= 0, v >= 0, x . v = 0  (q = b - K x_old) exactly (``pair_lcp``); where K is too
+    badly conditioned for that, one row after the other, which converges to the same
+    answer over the passes. One-point manifolds are that single row.
     """
+    if c[i, BLOCK] > 0.0:
+        q0 = b0 - (c[i, K11] * x0 + c[i, K12] * x1)
+        q1 = b1 - (c[i, K12] * x0 + c[i, K22] * x1)
+        return pair_lcp(c, i, q0, q1)
     s0 = max(x0 - c[i, ROW_MASS0] * b0, 0.0)
     s1 = max(x1 - c[i, ROW_MASS1] * (b1 + c[i, K12] * (s0 - x0)), 0.0)
-    both0 = x0 - (c[i, INV11] * b0 + c[i, INV12] * b1)
-    both1 = x1 - (c[i, INV12] * b0 + c[i, INV22] * b1)
-    if c[i, BLOCK] > 0.0 and both0 >= 0.0 and both1 >= 0.0:
-        return both0, both1 * c[i, SECOND]
     return s0, s1 * c[i, SECOND]
+
+
+@kernel(inline=True)
+def pair_lcp(c, i, q0, q1):
+    """The impulses (y0, y1) >= 0 of manifold i's two rows that leave the normal speeds
+    w = K y + q >= 0 with y . w = 0 (c: the prepared rows, K their normal mass matrix):
+    both rows pushing, else one of them alone, else neither, the first case that holds.
+    K is positive definite, so exactly one holds (to rounding). One Gauss-Seidel sweep
+    instead, where both rows pushing asks for a pull, leaves the first row pushing while
+    the second drives it apart faster than its target: a box meeting another's face with
+    both points bouncing (e = 1) left with 11 % more energy than it came with."""
+    y0 = -(c[i, INV11] * q0 + c[i, INV12] * q1)
+    y1 = -(c[i, INV12] * q0 + c[i, INV22] * q1)
+    if y0 >= 0.0 and y1 >= 0.0:
+        return y0, y1
+    y0 = -q0 / c[i, K11]
+    if y0 >= 0.0 and c[i, K12] * y0 + q1 >= 0.0:
+        return y0, 0.0
+    y1 = -q1 / c[i, K22]
+    if y1 >= 0.0 and c[i, K12] * y1 + q0 >= 0.0:
+        return 0.0, y1
+    return 0.0, 0.0
 
 
 @kernel(inline=True)

@@ -77,6 +77,7 @@ from .contact_solver import (
     SECOND,
     TARGET0,
     friction,
+    pair_lcp,
     push_friction,
 )
 from .jit import kernel
@@ -321,28 +322,35 @@ def _bounce_within(s, vn, an, inv_h, e):
 
 
 @kernel
-def _normal_impulses(x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on1, block,
-                     inv11, inv12, inv22, row_mass0, row_mass1, k12):  # fmt: skip
-    """New normal impulses of a manifold's two rows (accumulated x0, x1; normal speeds
-    vn0, vn1; each row's bias, mass and impulse scales and whether it acts): both at once
-    with the 2x2 mass matrix K where they share a spring and neither would pull,
-        x_new = (1 - impulse scale) x - K^-1 (mass scale vn + bias),
-    else one after the other, the second seeing the first's impulse (k12: K's coupling;
-    inv11, inv12, inv22: K^-1; row_mass0, row_mass1: 1 / K's diagonal)."""
-    if on0 and on1 and block and ms0 == ms1 and is0 == is1:
+def _normal_impulses(c, i, x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on1):
+    """New normal impulses of manifold i's two rows (c: the prepared rows; accumulated
+    x0, x1; normal speeds vn0, vn1; each row's bias, mass and impulse scales and whether
+    it acts): both at once with the 2x2 mass matrix K where they share a spring and
+    neither would pull,
+        x_new = (1 - impulse scale) x - K^-1 (mass scale vn + bias);
+    where one would and both rows are rigid (arriving or bouncing within the sub-step),
+    the complementarity problem solved exactly (``engine.contact_solver.pair_lcp``: a
+    point the other's impulse drives apart keeps none); else one after the other, the
+    second seeing the first's impulse. (A spring's rows solved exactly set a resting
+    table rocking on its feet.)"""
+    if on0 and on1 and c[i, BLOCK] > 0.0 and c[i, SECOND] > 0.0 and ms0 == ms1 and is0 == is1:
         b0 = ms0 * vn0 + bias0
         b1 = ms0 * vn1 + bias1
         keep = 1.0 - is0
-        both0 = keep * x0 - (inv11 * b0 + inv12 * b1)
-        both1 = keep * x1 - (inv12 * b0 + inv22 * b1)
+        both0 = keep * x0 - (c[i, INV11] * b0 + c[i, INV12] * b1)
+        both1 = keep * x1 - (c[i, INV12] * b0 + c[i, INV22] * b1)
         if both0 >= 0.0 and both1 >= 0.0:
             return both0, both1
+        if is0 == 0.0:
+            q0 = b0 - (c[i, K11] * x0 + c[i, K12] * x1)
+            q1 = b1 - (c[i, K12] * x0 + c[i, K22] * x1)
+            return pair_lcp(c, i, q0, q1)
     new0, new1 = x0, x1
     if on0:
-        new0 = max(x0 - row_mass0 * (ms0 * vn0 + bias0) - is0 * x0, 0.0)
+        new0 = max(x0 - c[i, ROW_MASS0] * (ms0 * vn0 + bias0) - is0 * x0, 0.0)
     if on1:
-        vn1 += (new0 - x0) * k12
-        new1 = max(x1 - row_mass1 * (ms1 * vn1 + bias1) - is1 * x1, 0.0)
+        vn1 += (new0 - x0) * c[i, K12]
+        new1 = max(x1 - c[i, ROW_MASS0 + 1] * (ms1 * vn1 + bias1) - is1 * x1, 0.0)
     return new0, new1
 
 
@@ -420,10 +428,8 @@ def solve_soft_contact(i, a, b, c, soft, arm_a, arm_b, normal_impulse, tangent_i
     c[i, APPROACH0 + 1] = min(approach1, vn1) if use_bias and two else approach1
     x0, x1 = normal_impulse[i, 0], normal_impulse[i, 1]
     new0, new1 = _normal_impulses(
-        x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on1 and two,
-        two and c[i, BLOCK] > 0.0, c[i, INV11], c[i, INV12], c[i, INV22], c[i, ROW_MASS0],
-        c[i, ROW_MASS0 + 1], c[i, K12],
-    )  # fmt: skip
+        c, i, x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, on0, on1 and two
+    )
     arrived0, arrived1 = soft[i, ARRIVED0], soft[i, ARRIVED0 + 1]
     soft[i, ARRIVED0] = _arrived(s0, new0, bounce0) if use_bias else arrived0
     soft[i, ARRIVED0 + 1] = _arrived(s1, new1, bounce1) if use_bias else arrived1
