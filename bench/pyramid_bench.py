@@ -2,8 +2,8 @@
 
 Rows 20, 40 and 100 (210, 820 and 5,050 unit boxes spaced 1.125 apart, friction 0.6,
 dt 1/60). Both engines run the same scene; their steps are timed in alternating chunks so
-that both see the same machine load. ``ENGINE_SUBSTEPS=4`` runs the engine with the
-sub-stepped soft solver (``World(substeps=4)``).
+that both see the same machine load. ``ENGINE_SUBSTEPS=n`` runs the engine with n
+sub-steps (``World(substeps=n)``; unset, the World default).
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import time
 import numpy as np
 
 from engine import Box, World
+from engine.solver_settings import SUBSTEPS as DEFAULT_SUBSTEPS
 
 DT = 1 / 60
-# The engine's solver: 0 the one-solve step, n >= 1 that many soft sub-steps.
-SUBSTEPS = int(os.environ.get("ENGINE_SUBSTEPS", "0"))
+# Sub-steps of the engine's step.
+SUBSTEPS = int(os.environ.get("ENGINE_SUBSTEPS", DEFAULT_SUBSTEPS))
 SPACING = 1.125
 
 

@@ -39,12 +39,12 @@ import numpy as np
 
 from demos.scenes.rain import FALL_SPEED, PER_STEP, Spout, add_container
 from engine import Box, Circle, RevoluteJoint, World
-from engine.solver_settings import SOFT_SUBSTEPS
+from engine.solver_settings import SUBSTEPS
 
 G = 9.81
 # The solver the scenes run with: World arguments (``run`` sets them for each column).
 SOLVER: dict = {}
-SOLVERS = {"one solve": {"substeps": 0}, "4 sub-steps": {"substeps": SOFT_SUBSTEPS}}
+SOLVERS = {f"{SUBSTEPS} sub-steps": {}}
 
 
 def bounce_errors():

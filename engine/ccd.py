@@ -2,13 +2,13 @@
 
 Speculative contacts stop most fast bodies at the surface already. What they cannot see is
 an approach along an axis that was not the best one at the start of the step, or a sweep
-through a body that the solver turned towards. So after the velocity solve, every body
-moving more than a fraction of its own size in the step is swept again with its final
-velocity against the static and kinematic parts near its path (and, for bullets, against
+through a body that the solver turned towards. So after the sub-steps, every body moving
+more than a fraction of its own size in the step is swept again with its mean velocity over
+the step against the static and kinematic parts near its path (and, for bullets, against
 dynamic ones too), with the exact time of impact of the swept narrow phase. A body that
 would hit something within the step is moved only up to that instant, a slop short of
-contact. Whether it would pass more than a slop into the surface is judged by the slower
-of its centre's approach and its leading point's, turning included (the sweep itself
+contact. Whether it would pass more than a slop into the surface is judged by the slower of
+its centre's approach and its leading point's, turning included (the sweep itself
 translates), unless the centre would go a quarter of its size past: a body rolling or
 tipping on a surface as it slides fast does not approach it.
 """
@@ -33,7 +33,7 @@ def allowed_times(
 
     Part table (P, K, 2) vertices and normals, (P,) count, radius and part_reach;
     (M,) broad-phase part pairs and their bodies; (N,) kind, bullet, reach; start: (N, 3)
-    poses at the step start; velocity: (N + 1, 3) final velocities; slop: (N + 1,) each
+    poses at the step start; velocity: (N + 1, 3) what they move with; slop: (N + 1,) each
     body's (``engine.contact_slop``). Static bodies get 0, a fast dynamic body that would
     go more than its slop into a part (its centre and its leading point both) the time of
     its first impact less its slop, every other body dt.

@@ -1,12 +1,12 @@
 """The part pairs the continuous-collision sweep needs beyond the broad phase's.
 
-The broad phase finds a step's pairs from each body's velocity at the step start. The
-sweep of ``engine.ccd`` runs with the velocity the solver left, and a body the solver
-turned hard (a light body struck by a heavy one at 100 m/s) moves where the broad phase
-never looked: swept only against the step's pairs, it would pass through a wall it had
-no pair with. So a fast body whose final motion leaves the boxes the broad phase used
-(its end moved by more than their margin) gets a broad phase of its own, against the
-static and kinematic parts (a bullet: every part), filtered as the step's pairs are.
+The broad phase finds a step's pairs from each body's velocity at the step start. The sweep
+of ``engine.ccd`` runs with each body's mean velocity over the sub-steps, and a body the
+solver turned hard (a light body struck by a heavy one at 100 m/s) moves where the broad
+phase never looked: swept only against the step's pairs, it would pass through a wall it
+had no pair with. So a fast body whose motion leaves the boxes the broad phase used (its
+end moved by more than their margin) gets a broad phase of its own, against the static and
+kinematic parts (a bullet: every part), filtered as the step's pairs are.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def sweep_pairs(vertices, count, radius, owner, filters, ignored, solid, bullet,
     category, mask, group, body_id, jointed) as ``classify_pairs`` takes them; ignored:
     sorted keys of the body pairs presolve dropped; bullet, reach (N,); start (N + 1, 3):
     poses at the step start; swept, velocity (N + 1, 3): the velocities the broad phase
-    used and the final ones; fraction: the share of its reach a body moves before it is
+    used and those the sweep moves with; fraction: the share of its reach a body moves before it is
     swept; margin: the broad phase's speculative distance.
     """
     kind, body_id = filters[0], filters[5]
@@ -45,7 +45,7 @@ def sweep_pairs(vertices, count, radius, owner, filters, ignored, solid, bullet,
         # sqrt, not hypot: a quarter of the cost (a square that overflows reads as fast).
         vx, vy = velocity[i, 0], velocity[i, 1]
         travel = (math.sqrt(vx * vx + vy * vy) + abs(velocity[i, 2]) * reach[i]) * dt
-        # How far the end of the final motion lies from the end the broad phase swept to.
+        # How far the end of the swept motion lies from the end the broad phase swept to.
         ox, oy = vx - swept[i, 0], vy - swept[i, 1]
         apart = (math.sqrt(ox * ox + oy * oy) + abs(velocity[i, 2] - swept[i, 2]) * reach[i]) * dt
         escaping[i] = travel > fraction * reach[i] and apart > margin

@@ -4,7 +4,7 @@ A contact point lies midway between the two surfaces. As a body turns, a point f
 turns with it; on a round part (a circle, a capsule, a rounded polygon) the surface point
 where the normal meets it does not: the part rolls under it and only its core turns. So
 the stages that follow a gap over a step from the bodies' motion (the sub-steps' soft
-contacts, the push-out of the one-solve step, the sleep test's opening speeds) take each
+contacts, their push-out of deep overlap, the sleep test's opening speeds) take each
 point's arm to its core point on a round part: turning the arm itself, a ball rolling at
 12 m/s saw gaps open that were not there and sank 7 mm into the ground, and a 5 cm ball
 spinning at 130 rad/s under a plank was pushed through its own floor contact.

@@ -1,20 +1,21 @@
-"""Sequential impulses for contact manifolds, in compiled loops.
+"""Contact manifolds and the rigid rows the soft contacts are built on, in compiled loops.
 
 Every manifold (one or two points between two bodies) carries non-penetration rows along
 the normal (impulse >= 0) and a Coulomb friction row along the tangent (|impulse| <= mu
-times the normal impulse). The solver visits the manifolds one after the other, each seeing
-the velocities the ones before it produced (Gauss-Seidel); in a compiled loop that needs no
-graph colouring.
+times the normal impulse). The sub-stepped solver (``engine.substep``,
+``engine.soft_contacts``) visits the manifolds one after the other, each seeing the
+velocities the ones before it produced (Gauss-Seidel); in a compiled loop that needs no
+graph colouring. This module holds what its passes share:
 
-- The two normal rows of a manifold are solved together, exactly, as a 2x2 linear
-  complementarity problem (the block solver of Box2D 2.x): solving them one after the
-  other lets a box resting on two points rock, and a stack sway.
-- The two points of a manifold lie on one face, so their tangent rows have the same
-  Jacobian up to the small depth difference: one friction row at their centre, bounded by
-  mu times the sum of the normal impulses, applies the same force and torque.
-- A speculative point (a gap ahead) may close its gap within the step and no more; a
-  touching point must not approach. Overlap is left to positional correction.
-- Restitution is one pass after the others (``restitute``).
+- the prepared rows of each manifold (``prepare_contacts``), their warm start, and the
+  friction row;
+- the two normal rows of a manifold solved together, exactly, as a 2x2 linear
+  complementarity problem (``block_solve``, the block solver of Box2D 2.x): solving them
+  one after the other lets a box resting on two points rock, and a stack sway;
+- one friction row at the centre of a manifold's points: they lie on one face, so their
+  tangent rows have the same Jacobian up to the small depth difference, and one row
+  bounded by mu times the sum of the normal impulses applies the same force and torque;
+- restitution, a pass of its own after the others (``restitute``).
 
 The rows are kept in compact form: a point's normal velocity is
 ``(v_b - v_a) . n + w_b (r_b x n) - w_a (r_a x n)``, so per manifold the normal, the four
@@ -220,8 +221,8 @@ def warm_start_contacts(body_a, body_b, c, normal_impulse, tangent_impulse, solv
 def friction(c, i, tangent_impulse, pushed, vax, vay, wa, vbx, vby, wb):
     """Manifold i's friction, along t = (ny, -nx) at its points' centre, bounded by mu
     times ``pushed`` (the normal impulses so far): updates tangent_impulse (M,) and
-    returns the bodies' velocities (vax, vay, wa, vbx, vby, wb) after it. Both solvers
-    solve it before the normal rows, so that those have the last word."""
+    returns the bodies' velocities (vax, vay, wa, vbx, vby, wb) after it. Solved before
+    the normal rows, so that those have the last word."""
     nx, ny = c[i, NX], c[i, NY]
     ima, imb, iia, iib = c[i, IM_A], c[i, IM_B], c[i, II_A], c[i, II_B]
     pt = tangent_impulse[i]
@@ -250,40 +251,11 @@ def push_friction(c, i, a, b, d, velocity):
     velocity[b, 2] += iib * c[i, RT_B] * d
 
 
-@kernel(inline=True)
-def solve_contact(i, a, b, c, normal_impulse, tangent_impulse, velocity):
-    """One Gauss-Seidel visit of manifold i (bodies a, b; prepared rows c): friction first,
-    bounded by the current normal impulses, then both normal rows together."""
-    nx, ny = c[i, NX], c[i, NY]
-    rn_a0, rn_b0, rn_a1, rn_b1 = c[i, RN_A0], c[i, RN_B0], c[i, RN_A1], c[i, RN_B1]
-    ima, imb, iia, iib = c[i, IM_A], c[i, IM_B], c[i, II_A], c[i, II_B]
-    vax, vay, wa = velocity[a, 0], velocity[a, 1], velocity[a, 2]
-    vbx, vby, wb = velocity[b, 0], velocity[b, 1], velocity[b, 2]
-    x0, x1 = normal_impulse[i, 0], normal_impulse[i, 1]
-    vax, vay, wa, vbx, vby, wb = friction(
-        c, i, tangent_impulse, x0 + x1, vax, vay, wa, vbx, vby, wb
-    )
-    # Both normal rows together.
-    base = (vbx - vax) * nx + (vby - vay) * ny
-    vn0 = base + wb * rn_b0 - wa * rn_a0 - c[i, TARGET0]
-    vn1 = base + wb * rn_b1 - wa * rn_a1 - c[i, TARGET1]
-    new0, new1 = block_solve(c, i, x0, x1, vn0, vn1)
-    d0, d1 = new0 - x0, new1 - x1
-    normal_impulse[i, 0] = new0
-    normal_impulse[i, 1] = new1
-    velocity[a, 0] = vax - ima * nx * (d0 + d1)
-    velocity[a, 1] = vay - ima * ny * (d0 + d1)
-    velocity[a, 2] = wa - iia * (rn_a0 * d0 + rn_a1 * d1)
-    velocity[b, 0] = vbx + imb * nx * (d0 + d1)
-    velocity[b, 1] = vby + imb * ny * (d0 + d1)
-    velocity[b, 2] = wb + iib * (rn_b0 * d0 + rn_b1 * d1)
-
-
 @kernel
 def restitute(body_a, body_b, c, normal_impulse, solve, threshold, velocity, leave):
     """Bounce: points that approached faster than ``threshold`` and were pushed leave at -e
-    times that speed, or at the speed ``leave`` (M, 2) gives them where it is not NaN (the
-    sub-stepped solver's bounce within a sub-step; (0, 2): none). One pass after the others.
+    times that speed, or at the speed ``leave`` (M, 2) gives them where it is not NaN (a
+    bounce within a sub-step, ``engine.soft_contacts``). One pass after the others.
 
     A two-point manifold bounces both points at once with the block solve: with e = 1 that
     returns exactly the energy of the approach, where bouncing the points one after the
@@ -296,15 +268,14 @@ def restitute(body_a, body_b, c, normal_impulse, solve, threshold, velocity, lea
             continue
         t0, t1 = c[i, TARGET0], c[i, TARGET1]
         bouncing = False
-        aimed = len(leave) > 0
         if c[i, APPROACH0] < -threshold and normal_impulse[i, 0] > 0.0:
             t0 = -e * c[i, APPROACH0]
-            if aimed and not math.isnan(leave[i, 0]):
+            if not math.isnan(leave[i, 0]):
                 t0 = leave[i, 0]
             bouncing = True
         if c[i, APPROACH1] < -threshold and normal_impulse[i, 1] > 0.0:
             t1 = -e * c[i, APPROACH1]
-            if aimed and not math.isnan(leave[i, 1]):
+            if not math.isnan(leave[i, 1]):
                 t1 = leave[i, 1]
             bouncing = True
         if not bouncing:

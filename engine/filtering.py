@@ -1,26 +1,15 @@
-"""Collision filtering on arrays: categories, masks and groups, as Box2D filters.
+"""Collision filters (categories, masks and groups, as Box2D's) and tags: their checks.
 
 Two bodies collide only if each one's category is in the other's mask. A shared non-zero
-group overrides that: a positive group always collides, a negative one never does.
+group overrides that: a positive group always collides, a negative one never does (the
+step filters its pairs in ``engine.candidate_pairs``).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from .field_rules import check_integer
 
 ALL_CATEGORIES = 0xFFFF
-
-
-def pairs_pass_filter(category, mask, group, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(M,) bool: which body pairs (a, b) may collide.
-
-    category, mask, group: (N,) int64 per body; a, b: (M,) int64 body rows.
-    """
-    shared = (group[a] == group[b]) & (group[a] != 0)
-    masked = ((category[a] & mask[b]) != 0) & ((category[b] & mask[a]) != 0)
-    return np.where(shared, group[a] > 0, masked)
 
 
 def check_bits(value, argument: str) -> int:

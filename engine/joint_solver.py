@@ -2,9 +2,9 @@
 
 Per joint and pass: the revolute motor (one row, torque-limited), then the two one-sided
 angle limits, then the main block (see ``engine.joint_geometry``) solved exactly with its
-inverse mass matrix. Rigid rows take no velocity bias: the drift they leave is removed on
-positions after the step (``engine.joint_positions``), so correcting a stretched joint
-never adds energy.
+inverse mass matrix. Rigid rows take no velocity bias: the error they leave is closed by
+the soft blocks of the biased pass (``engine.soft_joints``) and, for joint trees, on
+positions (``engine.joint_trees``), so the relax passes that use them never add energy.
 
 Springs (distance joints with a frequency f) and mouse joints are soft: a spring-damper
 with stiffness k = m w^2 and damping c = 2 m zeta w for the row's mass m, w = 2 pi f.

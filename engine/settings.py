@@ -6,8 +6,9 @@ pixel), and the four a user may tune (linear slop, restitution threshold, sleep 
 time to sleep) are World settings whose defaults these are. Times and angles never scale.
 """
 
-# Penetration the solver leaves alone. Resting contacts sit this deep so that they stay
-# touching from step to step instead of flickering between touching and apart.
+# Penetration push-out leaves alone (``engine.position_correction``), and the length the
+# other contact tolerances are counted in. The contact springs themselves pull towards
+# touching: a box resting on the ground sits a fraction of a millimetre deep.
 LINEAR_SLOP = 0.005  # m
 
 # A contact between thin or small bodies allows at most this fraction of the thinner
@@ -23,8 +24,8 @@ SPECULATIVE_SLOPS = 4.0
 # on restitution computed from the small velocities gravity gives them every step.
 RESTITUTION_THRESHOLD = 1.0  # m/s
 
-# Fraction of the remaining overlap removed per positional-correction pass, and the most
-# one pass may move a contact: large corrections in one go would launch bodies.
+# Fraction of the remaining overlap removed per push-out pass, and the most one pass may
+# move a contact: large corrections in one go would launch bodies.
 CORRECTION_FACTOR = 0.5
 MAX_CORRECTION = 0.2  # m
 
@@ -37,7 +38,8 @@ FLIP_SLOPS = 0.1
 # start its next move touching.
 CHARACTER_SKIN = 1e-3  # m
 
-# Solver passes per step.
+# Passes per step of the push-out of deep overlap (``engine.position_correction``); the
+# velocity iterations are read by no solver (they go with the next file format).
 VELOCITY_ITERATIONS = 10
 POSITION_ITERATIONS = 3
 
@@ -54,10 +56,9 @@ SLEEP_THRESHOLD = 0.05  # m/s
 # An island whose bodies have all rested this long falls asleep and leaves the solver.
 TIME_TO_SLEEP = 0.5  # s
 
-# Joint limits: the angle a limit may be passed without correction (so a joint resting on
-# its limit does not jitter), and the most one correction pass may turn a joint back.
+# The angular counterpart of the linear slop: joint trees close only the angular error
+# past a share of it (``engine.solver_settings.TREE_TOLERANCE``).
 ANGULAR_SLOP = 2.0 * 3.141592653589793 / 180.0  # rad
-MAX_ANGULAR_CORRECTION = 8.0 * 3.141592653589793 / 180.0  # rad
 
 # The largest values the engine accepts where they are given (positions, anchors and
 # targets; speeds; the step; gravity), in the world's units: these bounds keep float64

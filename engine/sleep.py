@@ -80,13 +80,12 @@ def fall_asleep(kind, awake, velocity, angular_velocity, start_velocity,
 
     Per body (N,): kind, awake, velocity (N, 2) and angular_velocity at the step's end,
     start_velocity (N, 2) and start_angular_velocity at its start, reach, sleep_time,
-    island, pushed (moved by positional correction this step), own_threshold (the body's
+    island, pushed (moved by push-out this step), own_threshold (the body's
     sleep threshold; 0: the world's ``sleep_threshold``). Manifolds (M,): body_a, body_b,
-    separation (M, 2), opening (M,), slop; a contact deeper than twice its slop and
-    opening faster than a body's threshold (m/s; the one-solve step passes inf) is an
-    overlap still being pushed out. (The sub-stepped solver passes each point's
-    separation plus the depth its spring holds its load at,
-    ``engine.soft_contacts.loaded_depths``: that deep it is at rest.)
+    separation (M, 2): each point's separation plus the depth its spring holds its load
+    at (``engine.soft_contacts.loaded_depths``: that deep it is at rest), opening (M,):
+    how fast it opened over the step, slop; a contact deeper than twice its slop and
+    opening faster than a body's threshold (m/s) is an overlap still being pushed out.
     slots: (J, 2) joint body rows (the world: N). Returns the next unused island id.
     """
     n = len(kind)

@@ -4,15 +4,15 @@ A touching point is a stiff spring-damper rather than a rigid row: its velocity 
 taken from the point's separation *now*, recomputed every sub-step from how far the bodies
 moved and turned since the step start (the manifold itself is found once per step), and
 its response is softened by a mass scale and an impulse scale (Erin Catto, "Solver2D",
-2024; Box2D v3). Over a step of several sub-steps this converges where one rigid solve
-with a position pass cannot: stacks stand, a heavy load hangs still.
+2024; Box2D v3). Over a step of several sub-steps this converges: stacks stand, a heavy
+load hangs still.
 
 For a spring of frequency w = 2 pi f and damping ratio zeta over a sub-step h:
     a1 = 2 zeta + h w,  a2 = h w a1,  a3 = 1 / (1 + a2)
     bias rate = w / a1,  mass scale = a2 a3,  impulse scale = a3
 and a touching point's (s <= a thousandth of its slop) impulse step is
     -m (mass_scale vn + bias) - impulse_scale x,   bias = max(mass_scale rate s, -push).
-The springs pull towards s = 0, not towards the slop the other solver keeps: at rest a
+The springs pull towards s = 0, not towards the world's slop: at rest a
 point sits (F / m) / w^2 deep, F its load and m its effective mass, a fraction of a
 millimetre for a box on the ground.
 
@@ -41,7 +41,7 @@ millimetre for a box on the ground.
 Contacts with a static or kinematic body are twice as stiff (nothing on the other side
 gives way, and a pile must not sink into the ground) and twice as damped.
 
-Jacobians and masses are the rigid solver's (``engine.contact_solver.prepare_contacts``),
+Jacobians and masses are the rigid rows' (``engine.contact_solver.prepare_contacts``),
 kept for the whole step at the start poses; only the separations move. A separation moves
 with what turns with each body: on a round part (a circle, a capsule, a rounded polygon)
 that is its core, not the point on its surface, which stays where the normal meets it

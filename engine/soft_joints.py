@@ -1,8 +1,7 @@
 """Soft joints for the sub-stepped solver (``engine.substep``).
 
-The rigid joints of the sub-stepped solver get no position pass after the step: their
-error C is closed by a velocity bias, softened like a contact (``engine.soft_contacts``):
-the main block's impulse step is
+The rigid joints get no position pass after the step: their error C is closed by a velocity
+bias, softened like a contact (``engine.soft_contacts``): the main block's impulse step is
     -mass_scale K^-1 (Cdot + rate C) - impulse_scale x
 with K the block's mass matrix (a compliance added to K's diagonal instead would not be
 the same for every direction: a small disc on a long arm, its K nearly of rank one, would

@@ -1,8 +1,7 @@
 """The settings of the sub-stepped soft solver (``engine.substep``): defaults and checks.
 
 ``World()`` solves each step in SUBSTEPS sub-steps with soft contacts and joints
-(``substeps=n``, n >= 1); ``substeps=0`` still selects the one-solve step with positional
-correction.
+(``substeps=n``, n >= 1: a step is at least one sub-step).
 """
 
 from __future__ import annotations
@@ -11,11 +10,10 @@ import numbers
 
 from .validation import as_finite_float
 
-# Sub-steps per step, the default; 0 is the one-solve step. Four are Box2D v3's default:
-# enough for a column of 20 boxes to stand a minute and a chain to hold 100 times its link
-# mass (30 boxes need 8 sub-steps and 120 Hz contacts: see docs/world.md).
+# Sub-steps per step, the default. Four are Box2D v3's default: enough for a column of 20
+# boxes to stand a minute and a chain to hold 100 times its link mass (30 boxes need 8
+# sub-steps and 120 Hz contacts: see docs/world.md).
 SUBSTEPS = 4
-SOFT_SUBSTEPS = 4
 # Passes without bias after each sub-step's solve, taking out the speed the springs gave.
 RELAX_ITERATIONS = 1
 # Relax passes added to a sub-step for the contacts of the bodies struck in the step
@@ -74,7 +72,7 @@ def soft_solver_settings(substeps, relax_iterations, contact_hertz, contact_damp
     argument for a bad one."""
     push = MAX_CONTACT_PUSH_SPEED * units if max_contact_push_speed is None else None
     settings = {
-        "substeps": _count(substeps, "substeps", 0),
+        "substeps": _count(substeps, "substeps", 1),
         "relax_iterations": _count(relax_iterations, "relax_iterations", 0),
         "contact_hertz": _non_negative(contact_hertz, "contact_hertz"),
         "contact_damping_ratio": _non_negative(contact_damping_ratio, "contact_damping_ratio"),

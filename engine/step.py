@@ -1,13 +1,15 @@
 """One fixed step of a World, as data flowing through the stages.
 
-1. forces -> velocities (gravity, applied forces);
-2. broad phase on the parts' swept boxes -> candidate part pairs, filtered;
+1. forces -> the velocities a whole step of them gives, which the broad and narrow phase
+   sweep with (the solve applies the forces itself, a sub-step at a time);
+2. broad phase on the parts' swept boxes -> candidate part pairs, filtered; the islands
+   something reached wake;
 3. narrow phase (swept SAT with relative velocities) -> contact manifolds, warm-started;
    presolve handlers may drop some; sensors report overlaps;
-4. velocity solve: joints and contacts in one Gauss-Seidel loop, then restitution;
-5. integrate positions, stopping fast bodies at their time of impact, then positional
-   correction: joint drift, overlaps along contact normals, joint error;
-6. write back, remember impulses, record events, let islands at rest fall asleep.
+4. manifolds, joints, velocities -> the sub-stepped soft solve (``engine.substep``) ->
+   the step's end poses and velocities, the impulses, which bodies push-out moved; fast
+   bodies stop at their time of impact;
+5. write back, remember impulses, record events, let islands at rest fall asleep.
 
 Each stage is a compiled kernel over the world's arrays; no Python loop runs over bodies,
 parts, pairs, contacts or joints. Arrays indexed by body row carry one extra row at the
@@ -22,17 +24,9 @@ from .candidate_pairs import GRID, QUADTREE, collision_filters, find_candidates
 from .contact_manifolds import NO_MANIFOLDS, find_manifolds
 from .events import body_pair_keys
 from .forces import start_of_step, write_back
-from .integration import integrate_positions
-from .settings import (
-    CCD_FRACTION,
-    CORRECTION_FACTOR,
-    FLIP_SLOPS,
-    MAX_CORRECTION,
-    SPECULATIVE_SLOPS,
-)
+from .settings import FLIP_SLOPS, SPECULATIVE_SLOPS
 from .sleep import active_bodies, constraints_to_solve, fall_asleep
 from .substep import solve_substeps
-from .velocity_solver import solve_velocities
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
 NO_KEYS = np.zeros(0, dtype=np.int64)
@@ -45,7 +39,6 @@ def advance_one_step(world) -> None:
     slop = world._linear_slop
     speculative = SPECULATIVE_SLOPS * slop
     flip_tolerance = FLIP_SLOPS * slop
-    max_correction = MAX_CORRECTION * world._units_per_meter
     body = world._bodies.columns()
     joints = world._joints.columns()
     parts = world._parts.packed()
@@ -58,7 +51,7 @@ def advance_one_step(world) -> None:
     # Sleep judges each body's speed at the middle of the step: from its start and end.
     previous = (body["velocity"].copy(), body["angular_velocity"].copy()) if world.sleep else None
 
-    # 1. forces -> velocities (sleeping bodies feel nothing until woken)
+    # 1. forces -> the velocities the phases sweep with (sleeping bodies feel nothing)
     velocity, start, inv_mass, inv_inertia, dynamic = start_of_step(
         body["position"], body["angle"], body["velocity"], body["angular_velocity"],
         body["force"], body["torque"], body["inv_mass"], body["inv_inertia"], body["kind"],
@@ -103,40 +96,18 @@ def advance_one_step(world) -> None:
         parts, sensing, start, body["body_id"], part["sensor"], part["shape"]
     )
 
-    # 4. velocity solve, on the constraints where something can move: contacts inside a
+    # 4. the solve, on the constraints where something can move: contacts inside a
     # sleeping island (or against static ground) are kept for events but cost nothing
     solve_contacts, solve_joints = constraints_to_solve(
         active, dynamic, manifolds.body_a, manifolds.body_b, slots
     )
-    settled = manifolds.separation
-    # The one-solve step's push-out marks what it moves (pushed): any overlap may be open.
-    opening = np.full(len(manifolds), np.inf)
-    if world.substeps:
-        # The sub-stepped soft solver does stages 4 and 5 itself (``engine.substep``).
-        poses, velocity, pushed, warm, settled, opening = solve_substeps(
-            world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
-            part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
-            collision_filters(body, part, jointed), ignored,
-        )  # fmt: skip
-    else:
-        warm = manifolds
-        swept = velocity.copy()  # what the broad phase swept with, for the sweep's pairs
-        if len(manifolds) or len(slots):
-            solve_velocities(
-                manifolds, solve_contacts, joints, slots, solve_joints, start, velocity, inv_mass,
-                inv_inertia, dt, world.velocity_iterations, world._restitution_threshold, slop,
-                world._clock.steps % 2 == 1,
-            )  # fmt: skip
+    poses, velocity, pushed, warm, settled, opening = solve_substeps(
+        world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
+        part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
+        collision_filters(body, part, jointed), ignored,
+    )  # fmt: skip
 
-        # 5. integrate positions (stopping fast bodies at their time of impact), then correct
-        poses, pushed = integrate_positions(
-            parts, part_reach, owner, solid, body, part, jointed, ignored, manifolds,
-            solve_contacts, joints, slots, solve_joints, start, velocity, swept, inv_mass,
-            inv_inertia, dt, world.position_iterations,
-            (CCD_FRACTION, slop, CORRECTION_FACTOR, max_correction, speculative),
-        )  # fmt: skip
-
-    # 6. write back, remember impulses, and tell the game what happened
+    # 5. write back, remember impulses, and tell the game what happened
     write_back(
         poses, velocity, body["position"], body["angle"], body["velocity"],
         body["angular_velocity"], body["force"], body["torque"],

@@ -1,8 +1,8 @@
-"""The sub-stepped soft solver: velocities and positions of a step in N small steps.
+"""The sub-stepped soft solver: velocities and positions of a step in n small steps.
 
-``World(substeps=n)`` with n >= 1 replaces the velocity solve and the positions stage of
-``engine.step`` (one Gauss-Seidel solve, then push-out and joint correction) by this one,
-after the same forces, broad and narrow phase (contacts are found once per step):
+``World(substeps=n)`` (n >= 1, 4 by default) solves each step's contacts and joints here,
+after the forces, broad and narrow phase of ``engine.step`` (contacts are found once per
+step):
 
     for each of the n sub-steps h = dt / n:
         integrate velocities (gravity, applied forces, damping) over h;
@@ -35,9 +35,9 @@ bounce where it happened: bounced at the end of the step instead, a ball dropped
 2 m with e = 0.2 rebounds 4 % short (one sub-step of rising lost).
 
 Small steps are what make it converge: each sub-step sees the error the last one left,
-so a stack, a chain or a heavy load settle where one solve per step with a position pass
-leaves them sagging or drifting. There is no push-out stage: the springs do it, at most
-``max_contact_push_speed``.
+so a stack, a chain or a heavy load settle instead of sagging or drifting. The springs
+push overlapping bodies apart, at most ``max_contact_push_speed``; only overlap deeper
+than they hold is pushed out on positions (``_push_out_deep``).
 
 Impulses: the manifolds' ``normal_impulse`` and ``tangent_impulse`` hold what the whole
 step applied (events and contact tables read them); the warm-start cache and the joint
@@ -112,6 +112,12 @@ from .soft_contacts import (
     solve_soft_contact,
 )
 from .soft_joints import keep_spring_pushes, soften_joints, solve_soft_main
+from .solver_inputs import (
+    STREAMS,
+    contact_columns,
+    interleaved_order,
+    solver_joint_columns,
+)
 from .solver_settings import (
     DEEP_OVERLAP,
     FREE_BAND,
@@ -127,12 +133,6 @@ from .tree_turns import (
     settle_limits,
     solve_held_turns,
     without_held_turns,
-)
-from .velocity_solver import (
-    STREAMS,
-    contact_columns,
-    interleaved_order,
-    solver_joint_columns,
 )
 
 
@@ -260,7 +260,7 @@ def substep_forces(velocity, angular_velocity, force, torque, inv_mass, inv_iner
     (N + 1, 3), and the drag rates (N + 1, 2) of each body (the world's row: zero).
 
     Body columns (N,) / (N, 2) as ``engine.forces.start_of_step`` takes them; a sub-step
-    h then does v <- (v + h accel) / (1 + h drag), as a step does in the other solver.
+    h then does v <- (v + h accel) / (1 + h drag), as ``start_of_step`` does over a step.
     """
     n = len(kind)
     out = np.zeros((n + 1, 3))

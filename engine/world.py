@@ -1,14 +1,14 @@
 """The World: bodies in structure-of-arrays storage and the fixed-step pipeline.
 
-One ``step`` of ``dt``, as data flowing (each stage a function from arrays to arrays):
+One ``step`` of ``dt``, as data flowing (each stage a function from arrays to arrays; see
+``engine.step``):
 
-1. forces -> velocities (gravity, applied forces);
+1. forces -> velocities (gravity, applied forces), for the sweeps;
 2. broad phase on swept part boxes -> candidate part pairs;
 3. narrow phase (swept SAT with relative velocities) -> contact manifolds;
-4. velocity solve: warm-started sequential impulses on coloured batches, then restitution;
-5. integrate positions, stopping fast bodies at their time of impact;
-6. positional correction along contact normals;
-7. remember impulses for the next step's warm start.
+4. ``substeps`` sub-steps of warm-started soft contacts and joints -> poses, velocities
+   and impulses, fast bodies stopped at their time of impact (``engine.substep``);
+5. remember impulses for the next step's warm start; events; sleep.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ class World(
                 ("time_to_sleep", time_to_sleep, TIME_TO_SLEEP),
             )
         }
-        # The sub-stepped solver's (``engine.substep``); substeps 0 keeps the other one.
+        # The sub-stepped solver's (``engine.substep``).
         soft = soft_solver_settings(
             substeps, relax_iterations, contact_hertz, contact_damping_ratio,
             max_contact_push_speed, joint_hertz, joint_damping_ratio, units,
@@ -151,6 +151,7 @@ class World(
         check_bound(self._dt, "dt", MAX_DT, "s")
         self._broadphase = _check_broadphase(broadphase)
         self._cell_size = None if cell_size is None else as_positive_float(cell_size, "cell_size")
+        # Read by no solver since the one-solve step went; kept until the file format drops it.
         self.velocity_iterations = _check_count(velocity_iterations, "velocity_iterations", 1)
         self.position_iterations = _check_count(position_iterations, "position_iterations", 0)
         self.max_steps_per_advance = _check_count(max_steps_per_advance, "max_steps_per_advance", 1)

@@ -29,8 +29,8 @@ def steps(seconds: float, dt: float = DT) -> int:
 
 
 def integration_step(world: World) -> float:
-    """The step the integrator takes: the world's step, or its sub-step when it has them."""
-    return world.dt / world.substeps if world.substeps else world.dt
+    """The step the integrator takes: the world's sub-step."""
+    return world.dt / world.substeps
 
 
 def run(world: World, steps: int) -> None:

@@ -12,7 +12,6 @@ from oracles import down_crossings, symplectic_period
 from engine import AngularSpring, Box, RevoluteJoint, World
 
 
-@pytest.mark.usefixtures("both_solvers")
 @pytest.mark.parametrize("frequency", [0.5, 1.0, 3.0])
 def test_an_angular_spring_oscillates_at_its_frequency(frequency):
     world = World(sleep=False)
@@ -32,7 +31,6 @@ def test_an_angular_spring_oscillates_at_its_frequency(frequency):
     assert np.abs(angles).max() == pytest.approx(top, rel=3e-3)
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_an_angular_spring_between_two_bodies_uses_their_reduced_inertia_and_damps():
     world = World(gravity=(0, 0), sleep=False)
     a = world.add_body(Box(1.0, 0.3), position=(0, 0))

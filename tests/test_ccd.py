@@ -18,9 +18,6 @@ from hypothesis import strategies as st
 
 from engine import Box, Circle, World
 
-# Every test here runs with both solvers.
-pytestmark = pytest.mark.usefixtures("both_solvers")
-
 WALL_X = 5.05  # wall centre; its near face is at x = 5.0, 5 m from the launch point
 # A glancing hit leaves a body sliding along the wall at up to 866 m/s (1000 m/s at 60 deg);
 # the wall is 2 km tall so that in the 1 s checked nothing can go round its end, and being
@@ -104,15 +101,14 @@ def test_glancing_hit_on_frictionless_wall_keeps_sliding(shape, speed):
     assert abs(body.position[1] - vy * 1.0) <= 2 * vy * DT
 
 
-@pytest.mark.parametrize("substeps", [0, 4])
 @pytest.mark.parametrize("spin", [-3.0, 0.0, 3.0])
-def test_a_box_tipping_onto_a_frictionless_floor_as_it_slides_keeps_sliding(spin, substeps):
+def test_a_box_tipping_onto_a_frictionless_floor_as_it_slides_keeps_sliding(spin):
     """A box on its corner on a frictionless floor, sliding at 9 m/s (fast enough to be
     swept), tips onto its face: its centre comes down while the corner on the floor does
     not. The floor pushes only along y, so x(t) = 9 t; two steps' travel is allowed, as for
     the glancing hit. Judged by its centre's approach, the sweep stopped it every step and
     the box hung still, its velocity saying 9 m/s."""
-    world = World(substeps=substeps, sleep=False, dt=DT)
+    world = World(sleep=False, dt=DT)
     world.add_body(Box(100, 1), position=(0, -0.5), kind="static", friction=0.0)
     angle = 0.3
     lowest = -0.35 * (math.sin(angle) + math.cos(angle))  # the lower corner's height
@@ -179,15 +175,14 @@ def test_non_bullet_against_dynamic_wall_runs():
     speed=st.floats(60.0, 300.0),
     gap=st.floats(0.1, 0.8),
     ratio=st.floats(100.0, 10_000.0),
-    substeps=st.sampled_from([0, 4]),
 )
-def test_a_body_struck_towards_a_wall_it_had_no_pair_with_stops_there(speed, gap, ratio, substeps):
+def test_a_body_struck_towards_a_wall_it_had_no_pair_with_stops_there(speed, gap, ratio):
     """A resting chip, its wall `gap` away (beyond the broad phase's margin, so the step
     starts with no pair between them), is struck by a body `ratio` times heavier and sent
     at it faster than the wall is thick: it must stop at the wall, never crossing its
     mid-plane. (Whether the hammer then presses it into the wall's face is a matter of the
     mass ratio, not of tunnelling.)"""
-    world = World(gravity=(0.0, 0.0), substeps=substeps)
+    world = World(gravity=(0.0, 0.0))
     world.add_body(Box(1.0, 4.0), position=(1.5, 0.0), kind="static")  # face at x = 1
     chip = world.add_body(Box(0.05, 0.05), position=(1.0 - gap - 0.025, 0.0), density=1.0)
     hammer_x = chip.position[0] - 0.025 - 0.01 - 0.25
@@ -199,12 +194,12 @@ def test_a_body_struck_towards_a_wall_it_had_no_pair_with_stops_there(speed, gap
         assert chip.position[0] < 1.5
 
 
-def chaos_box(seed: int, substeps: int) -> tuple[np.ndarray, World]:
+def chaos_box(seed: int) -> tuple[np.ndarray, World]:
     """300 bodies, densities 0.01-100 kg/m^2 (10^4 mass ratios), sizes 3 cm-2 m, thrown
     at up to 200 m/s inside a closed 40 x 30 m box of 1 m static walls; after 5 s, the
     centres (300, 2) and the world."""
     rng = np.random.default_rng(seed)
-    world = World(substeps=substeps)
+    world = World()
     for x, y, w, h in ((0, -0.5, 42, 1), (0, 30.5, 42, 1), (-20.5, 15, 1, 30), (20.5, 15, 1, 30)):
         world.add_body(Box(w, h), position=(x, y), kind="static")
     bodies = []
@@ -224,15 +219,13 @@ def chaos_box(seed: int, substeps: int) -> tuple[np.ndarray, World]:
     return np.array([body.position for body in bodies]), world
 
 
-@pytest.mark.parametrize("substeps", [0, 4])
 @pytest.mark.parametrize("seed", range(1, 9))
-def test_nothing_leaves_the_chaos_box_or_ends_in_its_walls(seed, substeps):
+def test_nothing_leaves_the_chaos_box_or_ends_in_its_walls(seed):
     """Light bodies struck by ones 10^4 times heavier, squeezed into the walls, sent where
     the broad phase never looked: every centre ends inside the box, every number finite.
     (Sweeping only the step's pairs, and skipping pairs that start overlapping, left 9 of
-    the sub-stepped solver's 2,400 bodies and 4 of the one-solve step's outside, 8 of them
-    escaped through the walls.)"""
-    centres, world = chaos_box(seed, substeps)
+    the 2,400 bodies outside.)"""
+    centres, world = chaos_box(seed)
     assert np.isfinite(world.positions).all() and np.isfinite(world.velocities).all()
     inside = (np.abs(centres[:, 0]) < 20) & (centres[:, 1] > 0) & (centres[:, 1] < 30)
     assert inside.all(), centres[~inside]

@@ -567,9 +567,9 @@ def test_joints_scene_holds_together_and_its_keys_work():
     assert not built.on_key("Q")
     for _ in range(60):
         world.step()
-    # The wheel turns at the motor's speed (3.0 rad/s after 1 s with either solver). Later
-    # the paddles may wedge a ball against the drum and stall at the full 600 N m: in this
-    # run at sub-steps from 2.3 s; without the keys pressed, with either solver from 1.5 s.
+    # The wheel turns at the motor's speed (3.0 rad/s after 1 s). Later the paddles may
+    # wedge a ball against the drum and stall at the full 600 N m: in this run from 2.3 s;
+    # without the keys pressed, from 1.5 s.
     assert motor.speed == pytest.approx(motor.motor_speed, abs=1.0)
     for _ in range(120):
         world.step()

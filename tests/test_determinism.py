@@ -7,7 +7,6 @@ bitwise: no tolerance would be the right one for a result that may not differ at
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from builders import hexagon, run
 
 from engine import Box, Circle, World
@@ -60,7 +59,6 @@ def arrays(world: World):
     )
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_same_scene_twice_is_bitwise_identical():
     first, second = mixed_scene("grid"), mixed_scene("grid")
     run(first, 200)
@@ -70,7 +68,6 @@ def test_same_scene_twice_is_bitwise_identical():
     assert np.all(np.isfinite(first.positions))
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_broadphases_give_bitwise_identical_results():
     grid, quadtree = boxes_scene("grid"), boxes_scene("quadtree")
     run(grid, 100)

@@ -12,7 +12,6 @@ from oracles import crossings
 from engine import Circle, DistanceJoint, World
 
 
-@pytest.mark.usefixtures("both_solvers")
 @pytest.mark.parametrize("frequency", [0.5, 1.0, 2.0, 4.0])
 def test_an_undamped_spring_oscillates_at_its_frequency_and_keeps_its_amplitude(frequency):
     world = World(gravity=(0, 0), sleep=False)
@@ -29,7 +28,6 @@ def test_an_undamped_spring_oscillates_at_its_frequency_and_keeps_its_amplitude(
     assert max(samples[-round(2 / frequency / DT) :]) == pytest.approx(0.2, rel=0.03)
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_a_damped_spring_decays_at_its_damping_ratio():
     world = World(gravity=(0, 0), sleep=False)
     frequency, ratio = 1.0, 0.1

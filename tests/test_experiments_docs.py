@@ -53,8 +53,8 @@ def test_the_rebound_reaches_e_squared_h_to_the_sampling_of_its_top(bounce, rest
     """The ball flies its exact parabola and bounces in the sub-step it arrives in, so it
     rises to e^2 h; the top is sampled at the ends of steps, at most dt / 2 from it, where
     the ball is g (dt / 2)^2 / 2 lower (measured over the page's 189 runs at 1/60 s: 0 to
-    3.404e-4 m low, the bound 3.406e-4 m). The one-solve step's bounce off a speculative
-    contact rose up to 1.11 steps' travel at the impact speed too high."""
+    3.404e-4 m low, the bound 3.406e-4 m). A bounce off a speculative contact, a step
+    before arrival, rose up to 1.11 steps' travel at the impact speed too high."""
     result = bounce(restitution, height, seed=0)
     assert abs(result["drop_height"] - height) <= 0.005
     excess = result["apex"] - restitution**2 * result["drop_height"]

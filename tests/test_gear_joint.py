@@ -1,5 +1,4 @@
-"""Gear joint: the ratio held exactly, the inertia it reflects, driven by a motor; in both
-solvers (``both_solvers``)."""
+"""Gear joint: the ratio held exactly, the inertia it reflects, driven by a motor."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from engine import Box, Circle, GearJoint, RevoluteJoint, World
 
 
 @pytest.mark.parametrize("ratio", [1.0, 2.5, -0.4])
-def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio, both_solvers):
+def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio):
     world = World(sleep=False)
     driver = world.add_body(Circle(0.5), position=(0, 2))
     driven = world.add_body(Circle(0.5 * abs(ratio)), position=(3, 2))
@@ -38,7 +37,7 @@ def test_a_gear_keeps_its_ratio_and_reflects_inertia(ratio, both_solvers):
     )
 
 
-def test_a_gear_driven_by_a_motor_keeps_its_ratio(both_solvers):
+def test_a_gear_driven_by_a_motor_keeps_its_ratio():
     world = World(sleep=False)
     driver = world.add_body(Box(1.0, 0.2), position=(0, 2))
     driven = world.add_body(Box(2.0, 0.2), position=(3, 2))

@@ -312,10 +312,10 @@ FAR_WELDS = {
 
 
 @pytest.mark.parametrize("case", FAR_WELDS)
-@pytest.mark.parametrize("substeps", [0, 1, 2, 4])
+@pytest.mark.parametrize("substeps", [1, 2, 4])
 def test_a_bar_welded_to_a_far_static_box_stays_finite_and_held(substeps, case):
     # The weld's block is nearly of rank one on so long a lever; inverted by cofactors it
-    # lost every digit and both solvers went non-finite in 9 to 55 steps, the static box's
+    # lost every digit and the step went non-finite in 9 to 55 steps, the static box's
     # position with them.
     far, anchor, angle, velocity, spin = FAR_WELDS[case]
     world = World(gravity=(0.0, 0.0), substeps=substeps, sleep=False)

@@ -22,14 +22,13 @@ from engine import (
 from engine.joint_geometry import USED_ROWS
 from engine.joint_store import PRISMATIC, REVOLUTE, WELD
 from engine.joint_trees import joint_forest
-from engine.solver_settings import SOFT_SUBSTEPS
 from engine.tree_solve import RIGID, solve_trees
 
 
 def hanging_chain(links: int, load: float, **settings):
     """A chain of 0.5 m links hanging from the world at the origin, with a disc of
     ``load`` times a link's mass pinned below: (world, links, weight)."""
-    world = World(sleep=False, substeps=SOFT_SUBSTEPS, **settings)
+    world = World(sleep=False, **settings)
     bodies, previous = [], None
     for i in range(links):
         link = world.add_body(Box(0.1, 0.5), position=(0, -0.25 - 0.5 * i))
@@ -73,7 +72,7 @@ def widest_pivot_gap(world: World, steps: int) -> float:
 
 
 def test_a_hundred_link_chain_whipping_down_keeps_every_pivot_within_a_centimetre():
-    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    world = World(sleep=False)
     previous = None
     for i in range(100):
         link = world.add_body(Box(0.5, 0.1), position=(0.25 + 0.5 * i, 0))
@@ -86,7 +85,7 @@ def test_a_tree_of_pins_welds_and_sliders_holds_each_joint_within_ten_microns():
     # An arm pinned to the world, a forearm welded on, a heavy slider on it, a heavy bob
     # pinned to the slider from 1 m below it (rods stay springs: see TREE_KINDS):
     # swinging down for 3 s.
-    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    world = World(sleep=False)
     arm = world.add_body(Box(1.0, 0.1), position=(0.5, 0.0))
     fore = world.add_body(Box(1.0, 0.1), position=(1.5, 0.0))
     slider = world.add_body(Box(0.3, 0.3), position=(2.0, 0.0), density=20.0)
@@ -115,7 +114,7 @@ def test_a_tree_of_pins_welds_and_sliders_holds_each_joint_within_ten_microns():
 
 def test_forty_ragdolls_piling_up_keep_every_pivot_within_a_centimetre():
     # Limbs landing fast meet the continuous-collision stop: a ragdoll stops as one.
-    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    world = World(sleep=False)
     world.add_body(Box(200, 1), position=(0, -0.5), kind="static")
     for i in range(40):
         add_ragdoll(world, ((i % 10) * 2.0 - 9.0, 1.0 + (i // 10) * 2.5), group=-1 - i)
@@ -128,7 +127,7 @@ def test_a_ragdoll_lying_on_the_ground_does_not_spin_up(spin):
     parts colliding with each other. Stopped as one by the continuous-collision stop, it
     kept its velocities and was stopped again every step, frozen, speeding up; limits and
     hinge friction solved as torques alone were undone by the tree's exact pivots."""
-    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    world = World(sleep=False)
     world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
     ragdoll(world, 0.0, 4.0)[0].angular_velocity = spin  # tumble on the way down
     run_for(world, 5.0)
@@ -142,7 +141,7 @@ def test_a_ragdoll_lying_on_the_ground_does_not_spin_up(spin):
 def test_a_two_link_arm_resting_on_its_limits_holds_them_still():
     """Hanging from the world with both hinges pressed against their lower limits by its
     weight: the tree solve holds the engaged limits exactly, pivots included."""
-    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    world = World(sleep=False)
     upper = world.add_body(Box(1, 0.2), position=(0.5, 2))
     fore = world.add_body(Box(1, 0.2), position=(1.5, 2))
     shoulder = world.add_joint(RevoluteJoint(upper, None, anchor=(0, 2), lower=-0.3, upper=0.3))
@@ -243,7 +242,7 @@ def test_the_tree_solve_matches_a_dense_solve(seed):
 
 # -- loops stay on Gauss-Seidel -------------------------------------------------------------
 def test_a_four_bar_linkage_and_a_ring_run_on_the_fallback_and_hold():
-    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    world = World(sleep=False)
     # Four-bar: a crank and a rocker pinned to the ground, a coupler between them.
     crank = world.add_body(Box(1.0, 0.1), position=(0.0, 0.5), angle=math.pi / 2)
     coupler = world.add_body(Box(2.0, 0.1), position=(1.0, 1.0))
@@ -283,7 +282,7 @@ def flailing_chain(seed: int = 3) -> World:
     """Ten links flailing in free space; they never collide with each other (one negative
     group), so only the joints act."""
     rng = np.random.default_rng(seed)
-    world = World(substeps=SOFT_SUBSTEPS, gravity=(0, 0), sleep=False)
+    world = World(gravity=(0, 0), sleep=False)
     previous = None
     for i in range(10):
         link = world.add_body(
@@ -319,7 +318,7 @@ def test_a_pendulum_swinging_from_horizontal_keeps_its_energy(shape):
     # A small disc on a 1 m arm turns with the arm: its tiny inertia makes the joint's
     # mass matrix nearly of rank one, where moving bodies onto the joint every sub-step
     # would cost 8 % of the energy in 10 s.
-    world = World(sleep=False, substeps=SOFT_SUBSTEPS)
+    world = World(sleep=False)
     if shape == "disc":
         bob = world.add_body(Circle(0.05), position=(1.0, 0.0))
     else:

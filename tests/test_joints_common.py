@@ -73,7 +73,6 @@ def momenta(world: World) -> tuple:
 
 
 @given(joined_pairs())
-@pytest.mark.usefixtures("both_solvers")
 def test_a_joint_conserves_the_pairs_momentum_and_holds_them_together(case):
     kind, poses, shapes, motion, density, anchor = case
     world = World(gravity=(0, 0), sleep=False)

@@ -9,7 +9,6 @@ from builders import G, run_for
 from engine import Box, Circle, MotorJoint, World
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_a_motor_joint_drives_a_body_to_its_pose_with_bounded_force_and_torque():
     world = World(gravity=(0, 0), sleep=False)
     ground = world.add_body(Box(1, 1), position=(0, 0), kind="static")

@@ -16,7 +16,6 @@ from engine import Box, Circle, DistanceJoint, RevoluteJoint, World
 # measured side by side.)
 @pytest.mark.parametrize("length", [0.5, 1.0, 2.0])
 @pytest.mark.parametrize("joint", ["revolute", "rod"])
-@pytest.mark.usefixtures("both_solvers")
 def test_small_swings_of_a_pendulum_have_period_two_pi_sqrt_l_over_g(length, joint):
     world = World(sleep=False)
     swing = 0.05  # rad: the large-amplitude correction (1 + swing^2 / 16) is 0.02%
@@ -37,7 +36,6 @@ def test_small_swings_of_a_pendulum_have_period_two_pi_sqrt_l_over_g(length, joi
     assert period == pytest.approx(exact, rel=0.002)
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_a_pendulum_keeps_its_length_and_energy():
     world = World(sleep=False)
     bob = world.add_body(Circle(0.05), position=(1.0, 0.0))  # released horizontal
@@ -167,7 +165,7 @@ def test_speed_reads_the_joints_own_bodies_among_many_joints():
 
 # -- whole scenes ---------------------------------------------------------------------------
 @pytest.mark.parametrize("spin", [0.5, 2.0, 3.5])
-def test_a_ragdoll_falls_onto_the_ground_without_exploding(spin, both_solvers):
+def test_a_ragdoll_falls_onto_the_ground_without_exploding(spin):
     world = World()
     world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
     bodies = ragdoll(world, 0.0, 4.0)

@@ -9,7 +9,6 @@ from builders import G, run_for
 from engine import Circle, RopeJoint, World
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_a_rope_is_slack_below_its_length_and_holds_a_thrown_load_within_one_percent():
     world = World(sleep=False)
     bob = world.add_body(Circle(0.1), position=(0.5, 0.0), density=100.0)
@@ -35,7 +34,6 @@ def test_a_rope_is_slack_below_its_length_and_holds_a_thrown_load_within_one_per
     assert rope.current_length == pytest.approx(2.0, abs=0.02)  # hanging at rest: taut
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_two_ropes_swinging_a_load_ten_times_the_middle_bodys_mass_stretch_under_two_percent():
     """Gauss-Seidel carries tension down a chain slowly: the lighter the middle body, the
     more a swinging chain of ropes stretches (1.4% here; 4.5% at a mass ratio of 50)."""
@@ -54,7 +52,6 @@ def test_two_ropes_swinging_a_load_ten_times_the_middle_bodys_mass_stretch_under
     assert worst < 0.02
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_a_rope_made_longer_than_its_length_is_pulled_in_and_then_holds_still():
     """A rope past its length is brought back to it, not only kept from stretching more,
     and the pull leaves no speed behind (no slingshot)."""

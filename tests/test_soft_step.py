@@ -1,5 +1,5 @@
-"""The sub-stepped soft solver, ``World(substeps=n)``: its settings, and the scenes where it
-does what one solve per step cannot (the figures of ``bench.solver_quality``)."""
+"""The sub-stepped soft step, ``World(substeps=n)``: its settings, and the scenes that show
+what its sub-steps and springs do (the figures of ``bench.solver_quality``)."""
 
 from __future__ import annotations
 
@@ -12,22 +12,16 @@ from builders import DT, G, run
 from bench.solver_quality import add_tumbler, deepest_in
 from engine import Box, Circle, World
 from engine.rotation import cos_sin
-from engine.solver_settings import SOFT_SUBSTEPS
-
-
-def soft_world(**kwargs) -> World:
-    return World(substeps=SOFT_SUBSTEPS, **kwargs)
 
 
 def test_the_default_is_the_sub_stepped_step_with_four_sub_steps():
     world = World()
     assert world.substeps == 4  # Box2D v3's default
-    # It runs: a body at rest falls g dt^2 / 2 in a step, its parabola (the one-solve
-    # step's semi-implicit Euler: g dt^2, twice as far).
+    # It runs: a body at rest falls g dt^2 / 2 in a step, its parabola (semi-implicit
+    # Euler over the whole step: g dt^2, twice as far).
     body = world.add_body(Circle(0.5), position=(0.0, 10.0))
     world.step()
     assert body.position[1] == pytest.approx(10.0 - G * DT * DT / 2, abs=1e-12)
-    assert World(substeps=0).substeps == 0
     assert world.max_contact_push_speed == pytest.approx(3.0)
     assert World(units_per_meter=100.0).max_contact_push_speed == pytest.approx(300.0)
 
@@ -35,6 +29,7 @@ def test_the_default_is_the_sub_stepped_step_with_four_sub_steps():
 @pytest.mark.parametrize(
     ("argument", "value", "error"),
     [
+        ("substeps", 0, ValueError),
         ("substeps", -1, ValueError),
         ("substeps", 2.0, TypeError),
         ("relax_iterations", -1, ValueError),
@@ -64,7 +59,7 @@ def test_snapshots_keep_the_solver_settings(tmp_path):
 
 def rebound_apex(e: float, h: float = 2.0, r: float = 0.25) -> float:
     """The first rebound's apex of a ball dropped from h with restitution e."""
-    world = soft_world()
+    world = World()
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     ball = world.add_body(Circle(r), position=(0, h + r), restitution=e)
     rising, apex = False, -math.inf
@@ -80,7 +75,8 @@ def rebound_apex(e: float, h: float = 2.0, r: float = 0.25) -> float:
 
 @pytest.mark.parametrize("e", [0.2, 0.5, 0.8])
 def test_a_ball_rebounds_to_within_one_percent_of_e_squared_h(e):
-    """From 2 m at dt 1/60 (the one-solve step overshoots by 117 %, 20 % and 8 %). For
+    """From 2 m at dt 1/60 (turned back where it was at the start of its impact step, a ball
+    overshoots by 117 %, 20 % and 8 %). For
     e = 0.2 that is 0.8 mm on an 8 cm apex: the ball must fly its exact parabola both
     ways and bounce at the instant it meets the ground (a semi-implicit Euler flight alone
     rises v h / 2 short, 2 %; a ball stopped 2 cm above the ground by the relax pass
@@ -99,7 +95,7 @@ def test_a_body_in_free_flight_follows_the_exact_parabola():
     """Nothing holds it, so each sub-step moves it by h v + h^2 a / 2 (a constant force
     and gravity): after a second it is where the parabola puts it, to rounding, and spins
     as a constant torque says (semi-implicit Euler would be v h / 2 off: 3 cm here)."""
-    world = soft_world(gravity=(0.0, -G))
+    world = World(gravity=(0.0, -G))
     body = world.add_body(Box(0.5, 0.5), position=(0.0, 0.0), velocity=(3.0, 7.0))
     force, torque = np.array([2.0, -1.0]), 0.3
     steps = 60
@@ -129,7 +125,7 @@ def test_a_turns_cos_and_sin_are_libms_to_one_ulp(seed):
 
 def test_a_falling_ball_is_untouched_until_it_reaches_the_ground():
     """Step by step, the ball falls exactly as in free fall until the step it lands in."""
-    world = soft_world()
+    world = World()
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     ball = world.add_body(Circle(0.25), position=(0, 2.25), restitution=0.2)
     for _ in range(100):
@@ -146,9 +142,9 @@ def test_a_falling_ball_is_untouched_until_it_reaches_the_ground():
 def column(count: int, offset: float, seconds: float, **solver):
     """A column of count 1 m boxes on the ground, each set off sideways by up to offset
     (seeded), sleeping off; returns the top box's start and end positions. solver: World
-    arguments replacing the usual sub-steps."""
+    arguments (sub-steps, contact springs)."""
     rng = np.random.default_rng(count)
-    world = World(sleep=False, **({"substeps": SOFT_SUBSTEPS} | solver))
+    world = World(sleep=False, **solver)
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     boxes = [
         world.add_body(Box(1, 1), position=(rng.uniform(-offset, offset), 0.5 + i))
@@ -196,7 +192,7 @@ def test_an_aligned_column_does_not_lean():
 def test_a_heavy_slab_on_light_boxes_sinks_less_than_five_millimetres():
     """100 kg on three 1 kg boxes (a 100:1 mass ratio): the slab's drop after 5 s, both
     contacts' depths together (25 mm with 30 Hz springs resting beyond their slop)."""
-    world = soft_world()
+    world = World()
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     for x in (-1.5, 0.0, 1.5):
         world.add_body(Box(0.5, 0.5), position=(x, 0.25), density=4.0)
@@ -209,7 +205,7 @@ def test_a_heavy_slab_on_light_boxes_sinks_less_than_five_millimetres():
 def test_a_box_rests_within_a_millimetre_of_the_ground():
     """The springs pull towards touching, not towards the slop: a 1 kg box rests less
     than a millimetre deep, and still."""
-    world = soft_world()
+    world = World()
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     box = world.add_body(Box(1, 1), position=(0, 0.5))
     run(world, 120)
@@ -223,7 +219,7 @@ def test_a_rolling_ball_stays_on_the_ground_and_keeps_its_speed(speed):
     it, so the ground's spring sees no gap opening and lets it sink no deeper than its
     sag, and it keeps its speed (turning the whole arm, at 12 m/s: 7 mm deep, 0.05 m/s
     lost in 2 s)."""
-    world = soft_world(sleep=False)
+    world = World(sleep=False)
     world.add_body(Box(400, 1), position=(0, -0.5), kind="static", friction=0.8)
     r = 0.3
     ball = world.add_body(
@@ -236,17 +232,17 @@ def test_a_rolling_ball_stays_on_the_ground_and_keeps_its_speed(speed):
         deepest = max(deepest, r - ball.position[1])
     # The spring's sag under the ball's weight, g / (2 pi 120 Hz)^2, is 0.017 mm.
     assert deepest < 1e-4
-    # Measured: 1e-5 of the speed lost in 2 s (the one-solve step: none).
+    # Measured: 1e-5 of the speed lost in 2 s.
     assert ball.velocity[0] == pytest.approx(speed, rel=1e-4)
     assert ball.angular_velocity * r == pytest.approx(-speed, rel=1e-4)
 
 
 def test_a_disc_rolls_down_a_ramp_at_two_thirds_g_sin_theta():
-    """As in the one-solve step's test (tests/test_solver.py), but to the sub-steps'
-    accuracy: the friction springs let the contact creep by 5e-5 m/s (measured 1.1e-5 of
-    the acceleration; 0.35 % fast while the turning arm lifted the disc off its contact)."""
+    """As in tests/test_solver.py, to the sub-steps' accuracy: the friction springs let the
+    contact creep by 5e-5 m/s (measured 1.1e-5 of the acceleration; 0.35 % fast while the
+    turning arm lifted the disc off its contact)."""
     theta, r, mu = math.radians(20.0), 0.5, 0.6
-    world = soft_world()
+    world = World()
     world.add_body(Box(24, 1), position=(0, 0), angle=theta, kind="static", friction=mu)
     tangent = np.array([math.cos(theta), math.sin(theta)])
     normal = np.array([-math.sin(theta), math.cos(theta)])
@@ -263,7 +259,7 @@ def test_a_light_box_under_a_heavy_one_is_held_at_the_ground():
     """Contacts with static bodies are solved last in every pass: the ground has the last
     word, and a 0.16 kg box under a 10 kg one rests 1.3 mm deep in the ground (solved
     among the others, 4 mm, the box-on-box overlap as it is now)."""
-    world = soft_world(sleep=False)
+    world = World(sleep=False)
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     light = world.add_body(Box(0.4, 0.4), position=(0, 0.2))
     world.add_body(Box(1.0, 1.0), position=(0, 0.9), density=10.0)
@@ -276,9 +272,9 @@ def test_a_light_box_under_a_heavy_one_is_held_at_the_ground():
 
 
 def test_a_landing_reports_nearly_all_of_its_impulse_in_contact_begin():
-    """A 1 kg box landing at 4.25 m/s: the one-solve step reports half of m v, this one
-    all of it but 5 %: the box lands in the last sub-step of its step, and stops there."""
-    world = soft_world()
+    """A 1 kg box landing at 4.25 m/s reports all of m v but 5 %: the box lands in the last
+    sub-step of its step, and stops there."""
+    world = World()
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     box = world.add_body(Box(1, 1), position=(0, 0.5 + 4.25**2 / (2 * G)), density=1.0)
     seen = []
@@ -291,7 +287,7 @@ def test_a_landing_reports_nearly_all_of_its_impulse_in_contact_begin():
 
 
 def test_spawned_overlap_separates_no_faster_than_the_push_speed():
-    world = soft_world(gravity=(0.0, 0.0))
+    world = World(gravity=(0.0, 0.0))
     a = world.add_body(Box(1, 1), position=(0, 0))
     b = world.add_body(Box(1, 1), position=(0.5, 0))
     fastest = 0.0
@@ -311,7 +307,7 @@ def test_a_box_landing_on_a_resting_box_does_not_spring_off(speed):
     # the struck box's contacts need a second relax pass, or the impact is still driving
     # the lower box into the ground at the step's end (before: 2.6 m/s from 20 m/s, 1.7 m/s
     # from 40 m/s).
-    world = World(substeps=SOFT_SUBSTEPS, sleep=False)
+    world = World(sleep=False)
     world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
     world.add_body(Box(0.7, 0.7), position=(0, 0.35))
     box = world.add_body(Box(0.7, 0.7), position=(0.05, 1.35), velocity=(0, -speed))
@@ -339,7 +335,7 @@ def test_a_turning_drum_keeps_its_boxes_out_of_its_walls():
     2.61 cm, 9 runs past a centimetre, while the 99th percentile stayed within
     0.46-0.80 cm (docs/benchmarks.md).
     """
-    world = soft_world()
+    world = World()
     drum, _ = add_tumbler(world, seed=1)
     deepest = np.zeros(600)
     for step in range(600):
@@ -352,7 +348,7 @@ def test_a_turning_drum_keeps_its_boxes_out_of_its_walls():
 def test_boxes_spawned_deep_into_each_other_are_pushed_apart_at_no_speed():
     # Two unit boxes 30 % into each other, no gravity: the springs alone parted them in 9
     # steps; held rigid and pushed out on positions, they part in 4, at rest.
-    world = soft_world(gravity=(0.0, 0.0))
+    world = World(gravity=(0.0, 0.0))
     a = world.add_body(Box(1, 1), position=(0, 0))
     b = world.add_body(Box(1, 1), position=(0.7, 0))
     steps = 0
@@ -366,7 +362,7 @@ def test_boxes_spawned_deep_into_each_other_are_pushed_apart_at_no_speed():
 def test_a_row_spawned_into_each_other_on_the_ground_is_not_flung_apart():
     # Ten unit boxes, each 30 % into the next: pushed by their springs the end ones left at
     # 8.9 m/s; pushed out, what is left for the springs sends them off at 2.4 m/s.
-    world = soft_world()
+    world = World()
     world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
     for i in range(10):
         world.add_body(Box(1, 1), position=(0.7 * i, 0.5))

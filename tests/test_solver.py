@@ -1,8 +1,9 @@
-"""Velocity solve: friction, restitution, and momentum and energy across contact impulses.
+"""Contact solve: friction, restitution, and momentum and energy across contact impulses.
 
-Each test states why its tolerance is what it is. The integrator is semi-implicit (symplectic)
-Euler: v += a dt, then x += v dt. That makes some results exact in the discrete sense and
-biased by O(dt) against the continuous solution; where that matters the bias is worked out.
+Each test states why its tolerance is what it is. The step integrates in sub-steps
+h = dt / n: v += a h, then a body something holds moves x += v h (semi-implicit Euler at
+the sub-step, biased by O(h) against the continuous solution), a body nothing holds along
+the exact parabola of its forces; where that matters the bias is worked out.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ def ramp_scene(theta: float, mu: float, s: float):
     return world, box, tangent
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_box_stays_on_ramp_when_tan_theta_below_mu():
     """tan(20 deg) = 0.36 < mu = 0.6: static friction holds it. 1 cm over 2 s is a creep
     speed of 5 mm/s, far below anything that is really sliding (which would be ~1 m/s²)."""
@@ -51,7 +51,7 @@ def test_box_stays_on_ramp_when_tan_theta_below_mu():
     [
         # a = g (sin - mu cos) = 3.21 m/s²; a wrong normal force (e.g. mu g instead of
         # mu g cos) is 13 % off. Sliding friction is the Coulomb limit, reached exactly:
-        # measured 1e-15 with one solve, 1e-8 with sub-steps, so 1e-6. Measured once the
+        # measured 1e-8, so 1e-6. Measured once the
         # box has settled: placed touching, a soft contact sinks into its sag (30 um here)
         # over half a second, and the normal impulse that stops the sinking also adds
         # friction (2e-6 of the slide's speed change in the first second).
@@ -62,7 +62,6 @@ def test_box_stays_on_ramp_when_tan_theta_below_mu():
     ],
     ids=["mu0.2-30deg", "mu0.5-40deg", "frictionless"],
 )
-@pytest.mark.usefixtures("both_solvers")
 def test_box_slides_down_ramp_with_coulomb_acceleration(theta_deg, mu, tol):
     theta = math.radians(theta_deg)
     assert math.tan(theta) > mu
@@ -78,13 +77,12 @@ def test_box_slides_down_ramp_with_coulomb_acceleration(theta_deg, mu, tol):
     assert abs(box.angle - theta) < 0.05
 
 
-@pytest.mark.usefixtures("both_solvers")
 def test_box_sliding_on_ground_stops_after_coulomb_distance():
     """A box launched at v0 = 5 m/s on flat ground with mu = 0.5 decelerates at mu g and
     stops after d = v0^2 / (2 mu g) = 2.55 m, at t = v0 / (mu g) = 1.02 s. Semi-implicit
-    Euler shortens d by about v0 dt / 2 = 4 cm (1.6 %; measured: 1.6 % short with one
-    solve, 0.4 % with sub-steps); 2 % still catches a wrong normal force or friction mixing
-    (mu = 0.6 by a wrong mix is 17 % off)."""
+    Euler at the sub-step h = dt / 4 shortens d by about v0 h / 2 = 1 cm (0.4 %; measured:
+    0.4 % short); 2 % still catches a wrong normal force or friction mixing (mu = 0.6 by a
+    wrong mix is 17 % off)."""
     mu, v0 = 0.5, 5.0
     world = World()
     add_ground(world, friction=mu)
@@ -128,7 +126,7 @@ def test_skidding_disc_settles_to_rolling_at_two_thirds_v0():
     impulses stop at zero slip (measured: 1.2e-10 m/s). The disc starts 1.9 µm deep in its
     contact spring (it takes the weight from touching) and the depth halves every step:
     friction acting that far below the ground line takes J d from the angular momentum
-    about it, 7.1e-8 of it in all (measured), so 2e-7 (the one-solve step: 3e-16)."""
+    about it, 7.1e-8 of it in all (measured), so 2e-7."""
     v0, r = 6.0, 0.5
     world = World()
     add_ground(world, friction=0.6)
@@ -160,14 +158,15 @@ def first_rebound_apex(world: World, ball, r: float, dt: float, seconds: float =
 
 
 def rebound_bracket(e: float, h: float, dt: float) -> tuple[float, float]:
-    """The apex a ball dropped from h (bottom height) with restitution e may reach, given
-    semi-implicit Euler and the engine's known bounce overshoot.
+    """The apex a ball dropped from h (bottom height) with restitution e may reach: the
+    bracket of semi-implicit Euler over whole steps and a bounce off a speculative contact,
+    which the exact flight of the sub-steps lies within.
 
     The impact speed lies between v_min = sqrt(2 g h) - g dt (it arrives within one step)
     and v_max, the root of v^2 - g dt v - 2 g h = 0 (see the next test). A discrete rise
     from u peaks within u dt / 2 of u^2 / 2g. A bounce off a speculative contact turns the
     ball back up to one step of travel, v dt, above the surface: that raises the apex by up
-    to (1 - e^2) v dt (the known overshoot, which the next test shows). 2 mm for rounding.
+    to (1 - e^2) v dt (the overshoot the next test rules out). 2 mm for rounding.
     """
     v_min = math.sqrt(2 * G * h) - G * dt
     v_max = (G * dt + math.sqrt((G * dt) ** 2 + 8 * G * h)) / 2
@@ -209,12 +208,9 @@ def test_ball_does_not_rebound_higher_than_energy_allows(e):
     e v_max dt / 2, +2 mm for rounding at the contact.
     A ball that reverses while still above the ground (restitution applied before it reaches
     the surface) bounces off a surface raised by up to v dt = 10 cm and overshoots by
-    (1 - e^2) times that gap. The sub-stepped step flies the exact parabola (impact speed
+    (1 - e^2) times that gap. The step flies the exact parabola (impact speed
     sqrt(2 g h) <= v_max) and bounces in the sub-step of arrival (measured: 3e-4 m below
-    e^2 h at most); the one-solve step (``substeps=0``) turns the ball back where it was at
-    the start of the impact step and overshoots so (moving the bodies to the instant of
-    impact broke its angular momentum conservation, impulses being applied at the
-    start-of-step arms).
+    e^2 h at most).
     """
     h, r = 2.0, 0.25
     world = World()
@@ -313,7 +309,6 @@ def test_elastic_head_on_examples(density_a, density_b, speed_a, speed_b):
     speed_a=st.floats(1.0, 20.0),
     speed_b=st.floats(1.0, 20.0),
 )
-@pytest.mark.usefixtures("both_solvers")
 def test_elastic_head_on_conserves_momentum_and_energy(density_a, density_b, speed_a, speed_b):
     check_elastic(density_a, density_b, speed_a, speed_b)
 
@@ -347,6 +342,10 @@ def make_shape(kind: str, size: float):
 @example(
     kinds=("slab", "box"), sizes=(1.283, 1.137), densities=(4.63, 3.60), speeds=(9.0, 1.0),
     spins=(0.0036, -4.23), angles=(2.5, 1.0), offset=-0.023, friction=0.0, restitution=0.213,
+)  # fmt: skip
+@example(
+    kinds=("box", "hexagon"), sizes=(1.5, 1.0), densities=(1.0, 1.0), speeds=(1.0, 1.0),
+    spins=(0.0, 0.0), angles=(0.0, 0.0), offset=1.0, friction=0.0, restitution=1.0,
 )  # fmt: skip
 def test_off_centre_collision_conserves_momenta_and_does_not_create_energy(
     kinds, sizes, densities, speeds, spins, angles, offset, friction, restitution

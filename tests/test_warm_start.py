@@ -2,19 +2,14 @@
 
 A contact point is named by its two part rows and the feature id the narrow phase gave it;
 a point that keeps its name starts the next step's solve from the impulses it ended the
-last one with. That is what lets a stack settle to its exact rest impulses with a few
-iterations per step, where a solve started from zero every step never gets there. The
-cache (``world._warm``: sorted keys with their normal and tangent impulses) is read
-directly, and emptied by hand to compare with a cold start.
+last one with (per step: the sub-steps share them out). The cache (``world._warm``: sorted
+keys with their normal and tangent impulses) is read directly.
 
 Tolerances: a settled contact carries the weight impulse of what rests on it, k m g dt,
-to rounding (measured 1e-15 relative); 1e-9 is far below what a cold start leaves (1 % to
-40 %, measured below) and any lost or misplaced impulse.
+to rounding (measured 1e-15 relative); 1e-9 is far below any lost or misplaced impulse.
 
-A stack's contacts form a tree, which the default sub-stepped step solves exactly in each
-pass: there it carries its rest impulses from the first step, warm start or not. The
-tests of what warm starting buys an iterative solve run the one-solve step
-(``substeps=0``, whose ``velocity_iterations`` they set).
+A stack's contacts form a tree, which the step solves exactly in each pass: it carries
+its rest impulses from the first step, warm start or not.
 """
 
 from __future__ import annotations
@@ -52,16 +47,12 @@ def worst_rest_error(world: World, boxes: list) -> float:
     return worst
 
 
-def settle(count: int = 5, seconds: float = 2.0, cold: bool = False, **settings):
-    """A stack of ``count`` boxes run for ``seconds``; ``cold`` empties the cache before
-    every step. Returns the world and the boxes."""
-    world = World(sleep=False, **settings)
+def settle(count: int = 5, seconds: float = 2.0):
+    """A stack of ``count`` boxes run for ``seconds``. Returns the world and the boxes."""
+    world = World(sleep=False)
     add_ground(world)
     boxes = stack(world, count)
-    for _ in range(steps(seconds)):
-        if cold:
-            world._warm.clear()
-        world.step()
+    run(world, steps(seconds))
     return world, boxes
 
 
@@ -79,22 +70,6 @@ def test_a_sub_stepped_stack_carries_its_rest_impulses_from_the_first_step():
         world.step()
         assert worst_rest_error(world, boxes) < REST
     assert max(abs(box.velocity[1]) for box in boxes) < 1e-12
-
-
-def test_a_stack_reaches_its_rest_impulses_and_keeps_them():
-    """One-solve step: five boxes placed touching start far from their rest impulses
-    (measured: 43 % off in the first step); within a second every contact carries exactly
-    the weight above it, and keeps it (measured: below 1e-9 from step 40, at most 6e-14
-    from step 60 on)."""
-    world = World(sleep=False, substeps=0)
-    add_ground(world)
-    boxes = stack(world, 5)
-    errors = []
-    for _ in range(steps(2.0)):
-        world.step()
-        errors.append(worst_rest_error(world, boxes))
-    assert errors[0] > 0.1
-    assert max(errors[steps(1.0) :]) < REST
 
 
 def test_the_cache_holds_what_each_step_applied_under_the_same_keys():
@@ -147,29 +122,13 @@ def test_a_sliding_box_keeps_its_keys_and_carries_the_coulomb_impulses():
     assert sliding > 50
 
 
-@pytest.mark.parametrize("cold_iterations", [10, 20])
-def test_warm_starting_settles_a_stack_in_fewer_iterations_than_a_cold_start(cold_iterations):
-    """With 4 velocity iterations a step, warm starting settles five boxes to their exact
-    rest impulses (measured: 1.4e-11 relative, speeds 1.2e-11 m/s). Started from zero
-    every step, 10 or 20 iterations leave the impulses off by percents and the boxes
-    sinking (measured: 11 % and 0.14 m/s at 10, 3.5 % and 0.036 m/s at 20). One-solve
-    step: the sub-stepped one solves a stack exactly, warm or cold."""
-    world, boxes = settle(velocity_iterations=4, substeps=0)
-    assert worst_rest_error(world, boxes) < REST
-    assert max(abs(box.velocity[1]) for box in boxes) < 1e-9
-    world, boxes = settle(velocity_iterations=cold_iterations, cold=True, substeps=0)
-    assert worst_rest_error(world, boxes) > 0.01
-    assert max(abs(box.velocity[1]) for box in boxes) > 0.01
-
-
-def test_a_settled_stack_holds_on_one_iteration_per_step():
-    """The carried impulses are the whole answer for a stack at rest: down to one velocity
-    iteration a step it keeps its rest impulses and does not move (measured: 7e-16
-    relative, not a bit of motion; the same stack started on one iteration is 0.4 % off
-    after 2 s and has sunk 2.5 cm)."""
+def test_a_settled_stack_holds_on_one_sub_step_without_relaxing():
+    """The carried impulses are the whole answer for a stack at rest: down to one sub-step
+    a step and no relax pass it keeps its rest impulses and does not move (measured:
+    2.2e-15 relative, 1e-16 m)."""
     world, boxes = settle()
     top = boxes[-1].position.copy()
-    world.velocity_iterations = 1
+    world.substeps, world.relax_iterations = 1, 0
     for _ in range(steps(2.0)):
         world.step()
         assert worst_rest_error(world, boxes) < REST
