@@ -81,7 +81,6 @@ def test_a_slider_conserves_momentum_along_its_axis_and_does_not_turn():
     assert worst_angle < 1e-9 and worst_off < 1e-6
 
 
-@pytest.mark.usefixtures("both_solvers")
 @pytest.mark.parametrize("lower, upper", [(0.5, 2.0), (-2.0, -0.5)])
 def test_a_slider_made_outside_its_limits_is_brought_back_to_the_nearer_one(lower, upper):
     world = World(gravity=(0, 0), sleep=False)
