@@ -3,7 +3,8 @@
 Rows 20, 40 and 100 (210, 820 and 5,050 unit boxes spaced 1.125 apart, friction 0.6,
 dt 1/60). Both engines run the same scene; their steps are timed in alternating chunks so
 that both see the same machine load. ``ENGINE_SUBSTEPS=4`` runs the engine with the
-sub-stepped soft solver (``World(substeps=4)``).
+sub-stepped soft solver (the default World's, ``SUBSTEPS``); ``ENGINE_SUBSTEPS=0`` the
+one-solve step.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ import time
 import numpy as np
 
 from engine import Box, World
+from engine.solver_settings import SUBSTEPS as DEFAULT_SUBSTEPS
 
 DT = 1 / 60
-# The engine's solver: 0 the one-solve step, n >= 1 that many soft sub-steps.
-SUBSTEPS = int(os.environ.get("ENGINE_SUBSTEPS", "0"))
+# The engine's solver: n >= 1 that many soft sub-steps (the default World's unless set), 0
+# the one-solve step.
+SUBSTEPS = int(os.environ.get("ENGINE_SUBSTEPS", str(DEFAULT_SUBSTEPS)))
 SPACING = 1.125
 
 
