@@ -74,6 +74,7 @@ from .contact_solver import (
     RESTITUTION,
     RN_A0,
     ROW_MASS0,
+    ROW_MASS1,
     SECOND,
     TARGET0,
     friction,
@@ -350,7 +351,7 @@ def _normal_impulses(c, i, x0, x1, vn0, vn1, bias0, bias1, ms0, ms1, is0, is1, o
         new0 = max(x0 - c[i, ROW_MASS0] * (ms0 * vn0 + bias0) - is0 * x0, 0.0)
     if on1:
         vn1 += (new0 - x0) * c[i, K12]
-        new1 = max(x1 - c[i, ROW_MASS0 + 1] * (ms1 * vn1 + bias1) - is1 * x1, 0.0)
+        new1 = max(x1 - c[i, ROW_MASS1] * (ms1 * vn1 + bias1) - is1 * x1, 0.0)
     return new0, new1
 
 
