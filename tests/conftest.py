@@ -19,7 +19,6 @@ default = "ci" if os.environ.get("CI") else "default"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", default))
 
 
-
 def _draw_no_project_constants() -> None:
     """Keep the project's own numbers out of Hypothesis's draws.
 
