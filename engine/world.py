@@ -80,8 +80,8 @@ class World(
     metres; times, angles, masses and material coefficients do not scale. The tunable
     tolerances, each a keyword and a settable attribute (None: the default):
 
-    - ``linear_slop``: overlap a resting contact keeps (0.005 m); thin and small bodies
-      get less (at most 2% of the thinner one's thickness);
+    - ``linear_slop``: overlap push-out leaves, and what counts as touching (0.005 m);
+      thin and small bodies get less (at most 2% of the thinner one's thickness);
     - ``restitution_threshold``: slowest approach that bounces (1 m/s);
     - ``sleep_threshold``: speed below which a body rests (0.05 m/s; a body may have its
       own, ``Body.sleep_threshold``);
