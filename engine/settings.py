@@ -38,9 +38,7 @@ FLIP_SLOPS = 0.1
 # start its next move touching.
 CHARACTER_SKIN = 1e-3  # m
 
-# Passes per step of the push-out of deep overlap (``engine.position_correction``); the
-# velocity iterations are read by no solver (they go with the next file format).
-VELOCITY_ITERATIONS = 10
+# Passes per step of the push-out of deep overlap (``engine.position_correction``).
 POSITION_ITERATIONS = 3
 
 # A body moving more than this fraction of its own size in one step is checked against

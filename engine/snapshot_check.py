@@ -20,15 +20,15 @@ from .materials import MATERIAL_NAMES
 from .part_table import PartTable
 from .shape_specs import shape_from_spec, short, spec_vertex_count
 from .snapshot_format import (
-    ADDED_IN_3,
     ADDED_IN_4,
     INT64_MAX,
-    SETTINGS,
     ArrayChecker,
     check_format,
     header_section,
     is_finite_number,
     is_int,
+    setting_names,
+    world_arguments,
 )
 from .snapshot_geometry import check_geometry
 from .warm_start import ROW_BITS, WarmStartCache
@@ -94,16 +94,12 @@ def header_counts(header: dict, where: str) -> tuple[dict, dict]:
 
 
 def _settings_world(header: dict, version, where: str, world_type: type):
-    """A new World of the header's settings: the World's own argument checks decide."""
-    known = [
-        name
-        for name in SETTINGS
-        if (version.has_units or name not in ADDED_IN_3["settings"])
-        and (version.has_labels or name not in ADDED_IN_4["settings"])
-    ]
+    """A new World of the header's settings: the World's own argument checks decide (an
+    older file's settings as ``world_arguments`` reads them)."""
+    known = setting_names(version)
     settings = header_section(header, "settings", dict.fromkeys(known, _anything), where)
     try:
-        return world_type(**settings)
+        return world_type(**world_arguments(settings, version))
     except Exception as error:  # TypeError and ValueError, or whatever odd JSON provokes
         raise ValueError(f"{where}: header settings: {error}") from None
 

@@ -13,8 +13,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .solver_settings import SUBSTEPS
+
 FORMAT_NAME = "engine-world-snapshot"
-VERSION = 4
+VERSION = 5
 # What each version added: 2 joints; 3 the units and tolerance settings and the body fields
 # below (an older file's bodies get the world's sleep threshold and their shapes' thickness);
 # 4 the joint kinds 4 to 9 and the joint fields below (zero in an older file's joints), the
@@ -41,6 +43,10 @@ ADDED_IN_4 = {
     "body": ("density", "origin_offset"),
     "header": ("tags", "user_data"),
 }
+# What version 5 dropped with the one-solve step: an older file's settings hold these,
+# which are read and ignored; and a version-4 file's ``substeps`` of 0 (that step) loads
+# as SUBSTEPS, the default (``world_arguments``).
+REMOVED_IN_5 = {"settings": ("velocity_iterations",)}
 # The joint kinds a file of each version may hold.
 KINDS_UP_TO_3 = (0, 1, 2, 3)
 # What an older file's bodies get for the fields it lacks (thickness: from their shapes).
@@ -70,6 +76,12 @@ class Version(NamedTuple):
     def has_labels(self) -> bool:
         """Tags, user data, densities, part materials and the joints of ADDED_IN_4."""
         return self.number >= 4
+
+    @property
+    def sub_steps_only(self) -> bool:
+        """Settings of the sub-stepped step alone: no velocity_iterations, substeps at
+        least 1 (version 5 on)."""
+        return self.number >= 5
 
     def holds_body_field(self, name: str) -> bool:
         """Whether a file of this version holds the body array ``body.<name>``."""
@@ -192,7 +204,6 @@ SETTINGS = {
     "dt": "_dt",
     "broadphase": "_broadphase",
     "cell_size": "_cell_size",
-    "velocity_iterations": "velocity_iterations",
     "position_iterations": "position_iterations",
     "max_steps_per_advance": "max_steps_per_advance",
     "sleep": "sleep",
@@ -214,3 +225,26 @@ STATE_ORDER = (
     "next_id", "next_joint_id", "accumulator", "steps", "pose_revision", "next_island",
     "next_part_uid", "stepped",
 )  # fmt: skip
+
+
+def setting_names(version: Version) -> list:
+    """The names a file of ``version`` holds in its header settings."""
+    return [
+        name
+        for name in (*SETTINGS, *REMOVED_IN_5["settings"])
+        if (version.has_units or name not in ADDED_IN_3["settings"])
+        and (version.has_labels or name not in ADDED_IN_4["settings"])
+        and (not version.sub_steps_only or name not in REMOVED_IN_5["settings"])
+    ]
+
+
+def world_arguments(settings: dict, version: Version) -> dict:
+    """The World() arguments of a file's header settings (name -> value, as
+    ``setting_names`` lists them): an older file's REMOVED_IN_5 settings are dropped, and
+    its substeps 0 is SUBSTEPS."""
+    if version.sub_steps_only:
+        return dict(settings)
+    arguments = {k: v for k, v in settings.items() if k not in REMOVED_IN_5["settings"]}
+    if is_int(arguments.get("substeps")) and arguments["substeps"] == 0:
+        arguments["substeps"] = SUBSTEPS
+    return arguments

@@ -33,7 +33,6 @@ from .settings import (
     RESTITUTION_THRESHOLD,
     SLEEP_THRESHOLD,
     TIME_TO_SLEEP,
-    VELOCITY_ITERATIONS,
 )
 from .snapshot import load as load_world
 from .snapshot import restore as restore_world
@@ -81,8 +80,8 @@ class World(
     metres; times, angles, masses and material coefficients do not scale. The tunable
     tolerances, each a keyword and a settable attribute (None: the default):
 
-    - ``linear_slop``: overlap a resting contact keeps (0.005 m); thin and small bodies
-      get less (at most 2% of the thinner one's thickness);
+    - ``linear_slop``: overlap push-out leaves, and what counts as touching (0.005 m);
+      thin and small bodies get less (at most 2% of the thinner one's thickness);
     - ``restitution_threshold``: slowest approach that bounces (1 m/s);
     - ``sleep_threshold``: speed below which a body rests (0.05 m/s; a body may have its
       own, ``Body.sleep_threshold``);
@@ -104,7 +103,6 @@ class World(
         dt: float = 1 / 60,
         broadphase: str = "grid",
         cell_size: float | None = None,
-        velocity_iterations: int = VELOCITY_ITERATIONS,
         position_iterations: int = POSITION_ITERATIONS,
         max_steps_per_advance: int = MAX_STEPS_PER_ADVANCE,
         sleep: bool = True,
@@ -151,8 +149,6 @@ class World(
         check_bound(self._dt, "dt", MAX_DT, "s")
         self._broadphase = _check_broadphase(broadphase)
         self._cell_size = None if cell_size is None else as_positive_float(cell_size, "cell_size")
-        # Read by no solver since the one-solve step went; kept until the file format drops it.
-        self.velocity_iterations = _check_count(velocity_iterations, "velocity_iterations", 1)
         self.position_iterations = _check_count(position_iterations, "position_iterations", 0)
         self.max_steps_per_advance = _check_count(max_steps_per_advance, "max_steps_per_advance", 1)
         # The components that own the world's state (each saves and checks its own).

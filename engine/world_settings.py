@@ -30,8 +30,9 @@ class WorldSettings:
 
     @property
     def linear_slop(self) -> float:
-        """Overlap a resting contact keeps, in length units (default 0.005 m); a contact
-        between bodies thinner than 50 slops keeps 2% of the thinner one's thickness."""
+        """Overlap push-out leaves, and what counts as touching, in length units (default
+        0.005 m); a contact between bodies thinner than 50 slops gets 2% of the thinner
+        one's thickness."""
         return self._linear_slop
 
     @linear_slop.setter

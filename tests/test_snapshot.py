@@ -54,6 +54,7 @@ from engine.snapshot import (
     world_getstate,
     world_setstate,
 )
+from engine.solver_settings import SUBSTEPS
 
 # The keys of a shape spec that are its geometry (the rest are the shape's own settings).
 GEOMETRY_KEYS = {"width", "height", "offset", "angle", "radius", "vertices"}
@@ -256,7 +257,6 @@ def assert_consistent(world: World) -> None:
         assert joint.body_b is None or joint.body_b.world is world
         joint.anchor_a, joint.anchor_b  # noqa: B018 (reading them must not fail)
     # The engine accepts any iteration count; a damaged header may carry a huge one.
-    world.velocity_iterations = min(world.velocity_iterations, 50)
     world.position_iterations = min(world.position_iterations, 50)
     # And any finite gravity, but its step gives up on astronomical ones (about 1e21: the
     # joints' position correction meets overflowed poses), whether from a file or a setter.
@@ -344,7 +344,6 @@ def test_settings_and_time_round_trip():
         dt=1 / 120,
         broadphase="quadtree",
         cell_size=2.5,
-        velocity_iterations=7,
         position_iterations=1,
         max_steps_per_advance=3,
         sleep=False,
@@ -356,7 +355,7 @@ def test_settings_and_time_round_trip():
     for name in ("_gravity", "_dt", "_broadphase", "_cell_size"):
         assert np.array_equal(getattr(loaded, name), getattr(world, name)), name
     assert vars(loaded._clock) == vars(world._clock)
-    for name in ("velocity_iterations", "position_iterations", "max_steps_per_advance", "sleep"):
+    for name in ("position_iterations", "max_steps_per_advance", "sleep"):
         assert getattr(loaded, name) == getattr(world, name), name
     assert loaded.time == world.time
     assert loaded.advance(0.05) == world.advance(0.05)
@@ -701,7 +700,7 @@ def test_compressed_files_load_the_same():
 
 def test_file_is_documented_npz_without_objects():
     header, arrays = read_npz(saved_bytes(small_world()))
-    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 4
+    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 5
     assert set(header) == {"format", "version", "settings", "state", "counts", "shapes"} | {
         "handle_shapes",
         "tags",
@@ -1020,13 +1019,58 @@ VERSION_4_SETTINGS = (
 )  # fmt: skip
 
 
+def as_version_4(data: bytes) -> bytes:
+    """A file as version 4 wrote it: its settings hold velocity_iterations too (10, the
+    default then)."""
+    header, arrays = read_npz(data)
+    header["version"] = 4
+    header["settings"]["velocity_iterations"] = 10
+    return write_npz(header, arrays)
+
+
+def test_a_version_4_file_of_the_one_solve_step_loads_with_four_sub_steps():
+    """Version 4 wrote substeps 0 for the one-solve step, and velocity_iterations: such a
+    file loads with SUBSTEPS sub-steps, its velocity_iterations read and ignored, and steps
+    as the world saved with four sub-steps does."""
+    world = busy_world()
+    run(world, 60)
+    header, arrays = read_npz(as_version_4(saved_bytes(world)))
+    header["settings"]["substeps"] = 0
+    loaded = load_bytes(write_npz(header, arrays))
+    assert loaded.substeps == SUBSTEPS == 4
+    assert not hasattr(loaded, "velocity_iterations")
+    assert same_snapshot(snapshot(loaded), snapshot(load_bytes(saved_bytes(world))))
+    state, events = run(loaded, 60)
+    expected_state, expected_events = run(world, 60)
+    assert_same_state(state, expected_state)
+    assert events == expected_events
+    # Other counts of sub-steps are kept; and a version-4 file holds velocity_iterations.
+    header["settings"]["substeps"] = 2
+    assert load_bytes(write_npz(header, arrays)).substeps == 2
+    del header["settings"]["velocity_iterations"]
+    with pytest.raises(ValueError, match="header 'settings' must have exactly the fields"):
+        load_bytes(write_npz(header, arrays))
+
+
+def test_a_version_5_file_has_no_velocity_iterations_and_at_least_one_sub_step():
+    header, arrays = read_npz(saved_bytes(small_world()))
+    assert "velocity_iterations" not in header["settings"]
+    header["settings"]["velocity_iterations"] = 10
+    with pytest.raises(ValueError, match="header 'settings' must have exactly the fields"):
+        load_bytes(write_npz(header, arrays))
+    del header["settings"]["velocity_iterations"]
+    header["settings"]["substeps"] = 0
+    with pytest.raises(ValueError, match="header settings: substeps: must be >= 1, got 0"):
+        load_bytes(write_npz(header, arrays))
+
+
 def as_version_3(data: bytes) -> bytes:
     """A file (of the four older joint kinds) as version 3 wrote it: no joint.axis,
     joint.ratio, joint.rest_angle, joint.correction and joint.spring_impulse arrays, no
     body.density or body.origin_offset arrays, no tags or user data, no part materials, no
-    shapes named by events (sensor keys per body pair), no shapes' own settings, no solver
-    settings (the one-solve step)."""
-    header, arrays = read_npz(data)
+    shapes named by events (sensor keys per body pair), no shapes' own settings, no
+    sub-step settings (it loads with the defaults); velocity_iterations, as version 4."""
+    header, arrays = read_npz(as_version_4(data))
     assert set(arrays["joint.kind"].tolist()) <= {0, 1, 2, 3}
     header["version"] = 3
     for name in VERSION_4_JOINT_FIELDS:
