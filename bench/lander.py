@@ -1,0 +1,269 @@
+"""A port of Gymnasium's LunarLander (a Box2D 2.3 scene) to the engine, for measuring the
+step on a small jointed world: a lander on two legs with limited, motorised hinges, over a
+terrain of eleven segments, flown by a hand-written controller.
+
+The sizes, masses, engine powers and the 50 Hz step are Gymnasium's (``SCALE`` 30 pixels
+a metre). Two things differ from the Box2D scene, both at the start of an episode:
+
+- Box2D makes each leg 0.6 m below where its hinge holds it and 0.45 rad outside its limit,
+  and lets the joint pull it into place while falling; here a leg is made where its motor
+  holds it, at the limit, with the limits measured from there (the joint angle is zero
+  when the joint is made).
+- The randomness (terrain heights, the initial push, the engines' dispersion) comes from
+  one numpy generator per episode, not Gymnasium's.
+
+An episode ends as Gymnasium's does: the lander's hull touches the ground (a crash), it
+leaves the screen sideways, or it falls asleep (landed); Gymnasium's time limit is 1,000
+steps.
+
+    python -m bench.lander            # 20 episodes with the controller, and their figures
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine import Box, Polygon, RevoluteJoint, Segment, World
+
+FPS = 50
+SCALE = 30.0  # pixels per metre, Gymnasium's unit of its sizes
+MAIN_ENGINE_POWER = 13.0
+SIDE_ENGINE_POWER = 0.6
+INITIAL_RANDOM = 1000.0  # N, the largest initial push on each axis
+HULL = [(-14, 17), (-17, 0), (-17, -10), (17, -10), (17, 0), (14, 17)]  # pixels
+LEG_AWAY, LEG_DOWN = 20, 18  # pixels: where a leg's hinge sits from the leg's centre
+LEG_HALF_WIDTH, LEG_HALF_HEIGHT = 2, 8  # pixels
+LEG_TORQUE = 40.0  # N m
+LEG_SPEED = 0.3  # rad/s, toward the leg's resting limit
+LEG_TRAVEL = 0.5  # rad between a leg's limits
+LEG_REST = 0.4  # rad: the limit a leg rests on, from the hull
+SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY = 14.0, 12.0  # pixels
+WIDTH, HEIGHT = 600 / SCALE, 400 / SCALE  # the screen, m
+CHUNKS = 11
+MAX_STEPS = 1000  # Gymnasium's time limit
+GROUND = 0x0001
+HULL_CATEGORY, LEG_CATEGORY = 0x0010, 0x0020
+
+NOTHING, LEFT, MAIN, RIGHT = 0, 1, 2, 3
+
+
+@dataclass
+class Outcome:
+    """How one episode went."""
+
+    steps: int = 0
+    ending: str = "timeout"  # "landed" (asleep), "crashed", "out" or "timeout"
+    reward: float = 0.0
+    # The furthest either hinge went past a limit, rad, and the widest a hinge opened, m.
+    limit_excess: float = 0.0
+    hinge_gap: float = 0.0
+    # Steps from the first leg's touch to sleep (None: not asleep).
+    settle_steps: int | None = None
+    speeds: list = field(default_factory=list)  # the hull's speed each step, m/s
+
+
+class Lander:
+    """One episode's world: terrain, lander and legs, from ``seed``.
+
+    world_settings: keyword arguments for ``World`` (the default World's unless given).
+    """
+
+    def __init__(self, seed: int, **world_settings):
+        self.random = np.random.default_rng(seed)
+        self.world = World(dt=1.0 / FPS, gravity=(0.0, -10.0), **world_settings)
+        self._terrain()
+        self._craft()
+        push = self.random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM, size=2)
+        self.hull.apply_force(push)
+        self.legs_down = [False, False]
+        self.crashed = False
+        self.shaping = None
+        self.first_touch = None
+
+    def _terrain(self) -> None:
+        heights = self.random.uniform(0.0, HEIGHT / 2, size=CHUNKS + 1)
+        xs = [WIDTH / (CHUNKS - 1) * i for i in range(CHUNKS)]
+        self.pad = (xs[CHUNKS // 2 - 1], xs[CHUNKS // 2 + 1], HEIGHT / 4)
+        heights[CHUNKS // 2 - 2 : CHUNKS // 2 + 3] = self.pad[2]
+        smooth = [0.33 * (heights[i - 1] + heights[i] + heights[i + 1]) for i in range(CHUNKS)]
+        parts = [Segment((0.0, 0.0), (WIDTH, 0.0), friction=0.1)]
+        for i in range(CHUNKS - 1):
+            parts.append(Segment((xs[i], smooth[i]), (xs[i + 1], smooth[i + 1]), friction=0.1))
+        self.ground = self.world.add_body(parts, kind="static", origin="local")
+        self.surface = list(zip(xs, smooth))
+
+    def _craft(self) -> None:
+        top = (WIDTH / 2, HEIGHT)
+        hull = Polygon(
+            [(x / SCALE, y / SCALE) for x, y in HULL], category=HULL_CATEGORY, mask=GROUND
+        )
+        self.hull = self.world.add_body(
+            hull, position=top, density=5.0, friction=0.1, origin="local"
+        )
+        self.legs, self.hinges = [], []
+        for side in (-1, +1):
+            # The leg hangs where its motor holds it: turned LEG_REST out, its hinge point
+            # (side LEG_AWAY, LEG_DOWN) pixels from its centre on the hull's origin.
+            turn = -side * LEG_REST
+            hinge = np.array([side * LEG_AWAY, LEG_DOWN]) / SCALE
+            c, s = math.cos(turn), math.sin(turn)
+            centre = np.array(top) - (c * hinge[0] - s * hinge[1], s * hinge[0] + c * hinge[1])
+            leg = self.world.add_body(
+                Box(2 * LEG_HALF_WIDTH / SCALE, 2 * LEG_HALF_HEIGHT / SCALE,
+                    category=LEG_CATEGORY, mask=GROUND),
+                position=centre, angle=turn, density=1.0, friction=0.2,
+            )  # fmt: skip
+            # Box2D's limits, from the hull: (0.4, 0.9) for side -1, (-0.9, -0.4) for +1;
+            # here measured from the resting turn, where the joint is made.
+            lower, upper = (0.0, LEG_TRAVEL) if side < 0 else (-LEG_TRAVEL, 0.0)
+            hinge_joint = RevoluteJoint(
+                self.hull, leg, top, lower=lower, upper=upper, motor_speed=side * LEG_SPEED,
+                max_motor_torque=LEG_TORQUE,
+            )  # fmt: skip
+            self.world.add_joint(hinge_joint)
+            self.legs.append(leg)
+            self.hinges.append(hinge_joint)
+
+    def observe(self) -> np.ndarray:
+        """Gymnasium's observation (8,): position and velocity scaled to the screen, the
+        hull's angle and scaled turning rate, and whether each leg touches the ground."""
+        x, y = self.hull.position
+        vx, vy = self.hull.velocity
+        return np.array([
+            (x - WIDTH / 2) / (WIDTH / 2),
+            (y - (self.pad[2] + LEG_DOWN / SCALE)) / (HEIGHT / 2),
+            vx * (WIDTH / 2) / FPS,
+            vy * (HEIGHT / 2) / FPS,
+            self.hull.angle,
+            20.0 * self.hull.angular_velocity / FPS,
+            float(self.legs_down[0]),
+            float(self.legs_down[1]),
+        ])  # fmt: skip
+
+    def _fire(self, action: int) -> tuple[float, float]:
+        """Apply the engines' impulses for ``action``; returns (main, side) power used."""
+        angle = self.hull.angle
+        tip = np.array([math.sin(angle), math.cos(angle)])
+        side = np.array([-tip[1], tip[0]])
+        spread = self.random.uniform(-1.0, 1.0, size=2) / SCALE
+        origin = np.array(self.hull.position)
+        if action == MAIN:
+            # Below the hull's origin by 4 pixels, give or take the spread.
+            reach = 4 / SCALE + 2 * spread[0]
+            offset = np.array([tip[0] * reach + side[0] * spread[1],
+                               -tip[1] * reach - side[1] * spread[1]])  # fmt: skip
+            self.hull.apply_impulse(-offset * MAIN_ENGINE_POWER, point=origin + offset)
+            return 1.0, 0.0
+        if action in (LEFT, RIGHT):
+            direction = action - 2
+            across = 3 * spread[1] + direction * SIDE_ENGINE_AWAY / SCALE
+            offset = np.array([tip[0] * spread[0] + side[0] * across,
+                               -tip[1] * spread[0] - side[1] * across])  # fmt: skip
+            at = origin + offset + (-tip[0] * 17 / SCALE, tip[1] * SIDE_ENGINE_HEIGHT / SCALE)
+            self.hull.apply_impulse(-offset * SIDE_ENGINE_POWER, point=at)
+            return 0.0, 1.0
+        return 0.0, 0.0
+
+    def _touches(self) -> None:
+        """Which legs touch the ground, and whether the hull does, after the step."""
+        down = [False, False]
+        for contact in self.world.contacts:
+            pair = (contact.body_a, contact.body_b)
+            if self.ground not in pair:
+                continue
+            if self.hull in pair:
+                self.crashed = True
+            for i, leg in enumerate(self.legs):
+                down[i] = down[i] or leg in pair
+        self.legs_down = down
+
+    def step(self, action: int) -> tuple[np.ndarray, float, str | None]:
+        """Fire, step, and judge: (observation (8,), reward, ending or None)."""
+        main, side = self._fire(action)
+        self.world.step()
+        self._touches()
+        state = self.observe()
+        shaping = (
+            -100 * math.hypot(state[0], state[1]) - 100 * math.hypot(state[2], state[3])
+            - 100 * abs(state[4]) + 10 * state[6] + 10 * state[7]
+        )  # fmt: skip
+        reward = 0.0 if self.shaping is None else shaping - self.shaping
+        self.shaping = shaping
+        reward -= 0.3 * main + 0.03 * side
+        if self.crashed or abs(state[0]) >= 1.0:
+            return state, -100.0, "crashed" if self.crashed else "out"
+        if not self.hull.awake:
+            return state, 100.0, "landed"
+        return state, reward, None
+
+    def limit_excess(self) -> float:
+        """How far past a limit either hinge is, rad (0 within both)."""
+        worst = 0.0
+        for hinge, lower, upper in zip(self.hinges, (0.0, -LEG_TRAVEL), (LEG_TRAVEL, 0.0)):
+            worst = max(worst, lower - hinge.angle, hinge.angle - upper)
+        return worst
+
+    def hinge_gap(self) -> float:
+        """How far apart either hinge's two anchors are, m."""
+        return max(float(np.hypot(*(h.anchor_a - h.anchor_b))) for h in self.hinges)
+
+
+def controller(state: np.ndarray) -> int:
+    """A hand-tuned pilot: lean toward the pad, hover lower the nearer it is, and once a
+    leg is down only brake the fall. Returns the action (0 to 3)."""
+    x, y, vx, vy, angle, spin, left_down, right_down = state
+    lean = float(np.clip(0.5 * x + vx, -0.4, 0.4))
+    hover = 0.55 * abs(x)
+    turn_need = 0.5 * (lean - angle) - spin
+    lift_need = 0.5 * (hover - y) - 0.5 * vy
+    if left_down or right_down:
+        turn_need, lift_need = 0.0, -0.5 * vy
+    if lift_need > abs(turn_need) and lift_need > 0.05:
+        return MAIN
+    if turn_need < -0.05:
+        return RIGHT
+    if turn_need > 0.05:
+        return LEFT
+    return NOTHING
+
+
+def episode(seed: int, max_steps: int = MAX_STEPS, **world_settings) -> Outcome:
+    """Fly one episode with ``controller``; returns its Outcome."""
+    lander = Lander(seed, **world_settings)
+    outcome = Outcome()
+    state = lander.observe()
+    for step in range(max_steps):
+        state, reward, ending = lander.step(controller(state))
+        outcome.steps = step + 1
+        outcome.reward += reward
+        outcome.limit_excess = max(outcome.limit_excess, lander.limit_excess())
+        outcome.hinge_gap = max(outcome.hinge_gap, lander.hinge_gap())
+        outcome.speeds.append(float(np.hypot(*lander.hull.velocity)))
+        if lander.first_touch is None and any(lander.legs_down):
+            lander.first_touch = step
+        if ending is not None:
+            outcome.ending = ending
+            if ending == "landed" and lander.first_touch is not None:
+                outcome.settle_steps = step - lander.first_touch
+            break
+    return outcome
+
+
+def main(episodes: int = 20) -> None:
+    endings: dict[str, int] = {}
+    for seed in range(episodes):
+        outcome = episode(seed)
+        endings[outcome.ending] = endings.get(outcome.ending, 0) + 1
+        print(
+            f"seed {seed:2d}: {outcome.ending:8s} after {outcome.steps:4d} steps, reward "
+            f"{outcome.reward:7.1f}, limit excess {outcome.limit_excess:.4f} rad, hinge gap "
+            f"{1000 * outcome.hinge_gap:.2f} mm, settled in {outcome.settle_steps} steps"
+        )
+    print(endings)
+
+
+if __name__ == "__main__":
+    main()
