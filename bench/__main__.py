@@ -19,6 +19,7 @@ SUITES = [
     "bench.joints_bench",
     "bench.experiments_bench",
     "bench.solver_quality",
+    "bench.lander_box2d",
 ]
 
 
