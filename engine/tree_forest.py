@@ -6,7 +6,9 @@ mass and inertia (static, kinematic, the world's row) couple nothing, so an edge
 is a leaf; for finding loops they count as one node, the ground: a component held by two
 such edges (a bridge pinned at both ends, a box wedged between two walls) is a loop
 through the ground, over-constrained when taut, and is left out, as is any component
-whose graph has a cycle.
+whose graph has a cycle. Asked for spanning trees instead, each component keeps the
+edges that join something new (the ground counted as one node) and leaves out only the
+edges that close a loop: those are solved around the tree.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ def _find(root, i):
 
 
 @kernel
-def tree_forest(slot_a, slot_b, eligible, inv_mass, inv_inertia):
+def tree_forest(slot_a, slot_b, eligible, inv_mass, inv_inertia, spanning=False):
     """The edges of the trees and their elimination order.
 
     slot_a, slot_b (E,): each edge's bodies' rows in the (N + 1,) arrays inv_mass and
@@ -36,6 +38,8 @@ def tree_forest(slot_a, slot_b, eligible, inv_mass, inv_inertia):
     and parent (E,) int64, the slot eliminated by each tree edge and the one it folds into
     (-1 off the trees); child_side (E,) int64: 0 when the child is slot A, 1 when B; and
     tree_of (N + 1,) int64, the tree each body is in (a slot number; -1 for none).
+    spanning: keep a spanning tree of every component (in edge order, the ground one
+    node) rather than leave out the components that loop.
     """
     e_count = len(slot_a)
     n = len(inv_mass)
@@ -70,11 +74,20 @@ def tree_forest(slot_a, slot_b, eligible, inv_mass, inv_inertia):
     tree = np.zeros(e_count, dtype=np.bool_)
     degree = np.zeros(n + 1, dtype=np.int64)
     any_tree = False
+    # With the ground as node n, for spanning trees: an edge joins the tree when it joins
+    # two parts not yet joined.
+    spans = np.arange(n + 1)
     for j in range(e_count):
         if linked[j]:
             a, b = slot_a[j], slot_b[j]
-            r = root[a if node[a] else b]
-            tree[j] = not cyclic[r] and anchors[r] <= 1
+            if spanning:
+                ra = _find(spans, a if node[a] else n)
+                rb = _find(spans, b if node[b] else n)
+                tree[j] = ra != rb
+                spans[max(ra, rb)] = min(ra, rb)
+            else:
+                r = root[a if node[a] else b]
+                tree[j] = not cyclic[r] and anchors[r] <= 1
             any_tree = any_tree or tree[j]
             if tree[j] and node[a] and node[b]:
                 degree[a + 1] += 1

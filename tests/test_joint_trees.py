@@ -1,6 +1,6 @@
 """Exact solves over trees of rigid joints (``engine.joint_trees``) in the sub-stepped
 solver: chains under load and whipping keep their length, the solve matches a dense one,
-loops stay on Gauss-Seidel, and internal impulses keep momentum."""
+loops keep a spanning tree and close around it, and internal impulses keep momentum."""
 
 from __future__ import annotations
 
@@ -188,11 +188,19 @@ def test_every_joint_of_a_tree_is_ordered_children_before_parents():
     [(1, 2), (5, 9), (3, 6)],
     ids=["a loop through bodies", "a second hold on the world", "a second hold on slot 6"],
 )
-def test_a_component_with_a_loop_stays_off_the_trees(extra):
-    order, child, _, _, _ = forest(Y_PAIRS + [extra], Y_KINDS + [REVOLUTE], Y_MOVABLE)
-    # Only the separate chain is left to the tree solve.
-    assert list(order) == [6]
-    assert (np.delete(child, 6) == -1).all()
+def test_a_joint_that_closes_a_loop_is_left_off_a_spanning_tree(extra):
+    pairs = Y_PAIRS + [extra]
+    order, child, parent, _, _ = forest(pairs, Y_KINDS + [REVOLUTE], Y_MOVABLE)
+    # Every joint but the one that closes the loop is on a tree, children before parents.
+    assert sorted(order) == list(range(len(Y_PAIRS)))
+    assert child[len(Y_PAIRS)] == -1 and parent[len(Y_PAIRS)] == -1
+    finished = set()
+    for j in order:
+        assert child[j] not in finished
+        finished.add(child[j])
+    # The tree edges span each component once: no body is a child twice.
+    movable_children = [child[j] for j in order if Y_MOVABLE[child[j]]]
+    assert len(movable_children) == len(set(movable_children))
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -240,8 +248,8 @@ def test_the_tree_solve_matches_a_dense_solve(seed):
     assert (impulses[:, 3:] == 0).all()
 
 
-# -- loops stay on Gauss-Seidel -------------------------------------------------------------
-def test_a_four_bar_linkage_and_a_ring_run_on_the_fallback_and_hold():
+# -- loops: a spanning tree, the closing joint around it ---------------------------------
+def test_a_four_bar_linkage_and_a_ring_run_on_spanning_trees_and_hold():
     world = World(sleep=False)
     # Four-bar: a crank and a rocker pinned to the ground, a coupler between them.
     crank = world.add_body(Box(1.0, 0.1), position=(0.0, 0.5), angle=math.pi / 2)
@@ -268,7 +276,8 @@ def test_a_four_bar_linkage_and_a_ring_run_on_the_fallback_and_hold():
     order, _, _, _, _ = joint_forest(
         cols["kind"], world._joint_slots(), np.ones(8, np.bool_), inv, inv
     )
-    assert len(order) == 0
+    # Three joints of each loop on a tree; the fourth closes the loop around it.
+    assert len(order) == 6
     widest = 0.0
     for _ in range(300):
         world.step()
