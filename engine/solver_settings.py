@@ -72,20 +72,23 @@ def soft_solver_settings(substeps, relax_iterations, contact_hertz, contact_damp
     argument for a bad one."""
     push = MAX_CONTACT_PUSH_SPEED * units if max_contact_push_speed is None else None
     settings = {
-        "substeps": _count(substeps, "substeps", 1),
-        "relax_iterations": _count(relax_iterations, "relax_iterations", 0),
-        "contact_hertz": _non_negative(contact_hertz, "contact_hertz"),
-        "contact_damping_ratio": _non_negative(contact_damping_ratio, "contact_damping_ratio"),
-        "max_contact_push_speed": _non_negative(
+        "substeps": count_setting(substeps, "substeps", 1),
+        "relax_iterations": count_setting(relax_iterations, "relax_iterations", 0),
+        "contact_hertz": non_negative_setting(contact_hertz, "contact_hertz"),
+        "contact_damping_ratio": non_negative_setting(
+            contact_damping_ratio, "contact_damping_ratio"
+        ),
+        "max_contact_push_speed": non_negative_setting(
             push if push is not None else max_contact_push_speed, "max_contact_push_speed"
         ),
-        "joint_hertz": _non_negative(joint_hertz, "joint_hertz"),
-        "joint_damping_ratio": _non_negative(joint_damping_ratio, "joint_damping_ratio"),
+        "joint_hertz": non_negative_setting(joint_hertz, "joint_hertz"),
+        "joint_damping_ratio": non_negative_setting(joint_damping_ratio, "joint_damping_ratio"),
     }
     return settings
 
 
-def _count(value, argument: str, least: int) -> int:
+def count_setting(value, argument: str, least: int) -> int:
+    """value as an int of at least ``least``; TypeError or ValueError naming argument."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{argument}: expected an int, got {type(value).__name__}")
     if value < least:
@@ -93,7 +96,8 @@ def _count(value, argument: str, least: int) -> int:
     return int(value)
 
 
-def _non_negative(value, argument: str) -> float:
+def non_negative_setting(value, argument: str) -> float:
+    """value as a finite float >= 0; TypeError or ValueError naming argument."""
     result = as_finite_float(value, argument)
     if result < 0.0:
         raise ValueError(f"{argument}: must be >= 0, got {result}")

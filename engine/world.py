@@ -61,7 +61,7 @@ from .world_bodies import WorldBodies
 from .world_events import WorldEvents
 from .world_joints import WorldJoints
 from .world_queries import WorldQueries
-from .world_settings import WorldSettings, _check_broadphase, _check_count
+from .world_settings import WorldSettings, _check_broadphase
 from .world_views import WorldViews
 
 
@@ -149,8 +149,8 @@ class World(
         check_bound(self._dt, "dt", MAX_DT, "s")
         self._broadphase = _check_broadphase(broadphase)
         self._cell_size = None if cell_size is None else as_positive_float(cell_size, "cell_size")
-        self.position_iterations = _check_count(position_iterations, "position_iterations", 0)
-        self.max_steps_per_advance = _check_count(max_steps_per_advance, "max_steps_per_advance", 1)
+        self.position_iterations = position_iterations
+        self.max_steps_per_advance = max_steps_per_advance
         # The components that own the world's state (each saves and checks its own).
         self._bodies = BodyStore()
         self._parts = PartTable()

@@ -1,4 +1,5 @@
-"""The World's settings that can change after it is made: tolerances, gravity, broad phase.
+"""The World's settings that can change after it is made: tolerances, gravity, broad phase,
+the solver's settings.
 
 Each setter checks its value with the rule ``World()`` uses and names the argument when it
 refuses one; the step reads the stored values.
@@ -11,10 +12,25 @@ import numpy as np
 from .settings import (
     MAX_GRAVITY,
 )
+from .solver_settings import count_setting, non_negative_setting
 from .validation import (
     as_bounded_vector,
     as_positive_float,
 )
+
+
+def _checked(name: str, check, doc: str) -> property:
+    """A setting stored as ``_name``, checked by ``check(value)`` (which returns the value
+    to store, or raises naming the argument) whenever it is set."""
+    private = "_" + name
+
+    def read(self):
+        return getattr(self, private)
+
+    def write(self, value) -> None:
+        setattr(self, private, check(value))
+
+    return property(read, write, doc=doc)
 
 
 class WorldSettings:
@@ -92,6 +108,54 @@ class WorldSettings:
     def broadphase(self, value: str) -> None:
         self._broadphase = _check_broadphase(value)
 
+    # The solver's settings, each checked as ``World()`` checks it (a world given 0
+    # sub-steps after it was made stepped nothing, silently).
+    substeps = _checked(
+        "substeps",
+        lambda v: count_setting(v, "substeps", 1),
+        "Sub-steps per step (at least 1; default 4).",
+    )
+    relax_iterations = _checked(
+        "relax_iterations",
+        lambda v: count_setting(v, "relax_iterations", 0),
+        "Passes without bias after each sub-step's solve (default 1).",
+    )
+    contact_hertz = _checked(
+        "contact_hertz",
+        lambda v: non_negative_setting(v, "contact_hertz"),
+        "Contact stiffness, Hz (at most a quarter of the sub-step rate is used).",
+    )
+    contact_damping_ratio = _checked(
+        "contact_damping_ratio",
+        lambda v: non_negative_setting(v, "contact_damping_ratio"),
+        "Contact damping ratio (default 10).",
+    )
+    max_contact_push_speed = _checked(
+        "max_contact_push_speed",
+        lambda v: non_negative_setting(v, "max_contact_push_speed"),
+        "The fastest push-out of overlap, units/s (default 3 m/s).",
+    )
+    joint_hertz = _checked(
+        "joint_hertz",
+        lambda v: non_negative_setting(v, "joint_hertz"),
+        "Stiffness of the rigid joints off the joint trees, Hz (default 60).",
+    )
+    joint_damping_ratio = _checked(
+        "joint_damping_ratio",
+        lambda v: non_negative_setting(v, "joint_damping_ratio"),
+        "Damping ratio of the rigid joints off the joint trees (default 2).",
+    )
+    position_iterations = _checked(
+        "position_iterations",
+        lambda v: count_setting(v, "position_iterations", 0),
+        "Passes of the position push-out of deep overlap (default 3).",
+    )
+    max_steps_per_advance = _checked(
+        "max_steps_per_advance",
+        lambda v: count_setting(v, "max_steps_per_advance", 1),
+        "The most steps one ``advance`` takes (default 8).",
+    )
+
     @property
     def time(self) -> float:
         """Simulated seconds: steps taken times dt."""
@@ -102,11 +166,3 @@ def _check_broadphase(value) -> str:
     if value not in ("grid", "quadtree"):
         raise ValueError(f"broadphase: must be 'grid' or 'quadtree', got {value!r}")
     return value
-
-
-def _check_count(value, argument: str, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{argument}: expected an int, got {type(value).__name__}")
-    if value < least:
-        raise ValueError(f"{argument}: must be >= {least}, got {value}")
-    return int(value)

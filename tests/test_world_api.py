@@ -375,6 +375,42 @@ def test_bad_world_arguments_raise_naming_argument(kwargs, name):
     assert_names(raised, name)
 
 
+SOLVER_SETTINGS_BAD = [
+    ("substeps", 0, ValueError), ("substeps", 2.5, TypeError),
+    ("relax_iterations", -1, ValueError), ("contact_hertz", -1.0, ValueError),
+    ("contact_damping_ratio", NAN, ValueError), ("max_contact_push_speed", -3.0, ValueError),
+    ("joint_hertz", INF, ValueError), ("joint_damping_ratio", -0.5, ValueError),
+    ("position_iterations", True, TypeError), ("max_steps_per_advance", 0, ValueError),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, value, error", SOLVER_SETTINGS_BAD)
+def test_a_bad_solver_setting_is_refused_when_made_and_when_set(name, value, error):
+    # Set after the world was made, a setting is checked as World() checks it (0
+    # sub-steps set on a live world once stepped nothing, silently); the world keeps the
+    # old value and still steps.
+    with pytest.raises(error) as raised:
+        World(**{name: value})
+    assert_names(raised, name)
+    world = World()
+    box = world.add_body(Box(1, 1), position=(0, 5))
+    before = getattr(world, name)
+    with pytest.raises(error) as raised:
+        setattr(world, name, value)
+    assert_names(raised, name)
+    assert getattr(world, name) == before
+    world.step()
+    assert box.position[1] < 5.0
+
+
+def test_a_good_solver_setting_set_on_a_live_world_takes_effect():
+    world = World()
+    world.substeps = 2
+    world.contact_hertz = 30
+    assert world.substeps == 2 and isinstance(world.substeps, int)
+    assert world.contact_hertz == 30.0 and isinstance(world.contact_hertz, float)
+
+
 non_finite = st.sampled_from([NAN, INF, -INF])
 finite = st.floats(-1e3, 1e3)
 
