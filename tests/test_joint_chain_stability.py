@@ -405,3 +405,45 @@ def test_two_sliders_between_a_rope_and_a_gear_on_small_discs_stay_finite():
     outcome = run_chain(chain)
     assert outcome["non_finite"] is None, outcome
     assert outcome["momentum_drift"] <= MOMENTUM_ROUNDING, outcome
+
+
+def test_two_sliders_with_limits_far_from_their_bodies_stay_finite():
+    # Found by the fuzzer (1 of 2,000 fresh chains once the tree joints' main rows were no
+    # longer warm-started): a box welded to the world on a wheel joint, a rope, and two
+    # limited sliders anchored 4 m from the bodies they join. Warm-started, the sliders'
+    # limit rows pushed on those levers, the tree solve took the pushes back, and the
+    # chain went non-finite at step 162 (two sub-steps).
+    def box(width, height, density, position, angle, velocity, spin):
+        return {"shape": ("box", width, height), "density": density, "position": position,
+                "angle": angle, "velocity": velocity, "spin": spin}  # fmt: skip
+
+    slider = {"kind": "prismatic", "anchor_a": (-3.185, 4.0), "anchor_b": (0.0, -2.311),
+              "axis": (0.2531, -0.9674), "lower": -0.1572, "upper": 0.04231,
+              "motor_speed": 4.665, "max_motor": 0.0}  # fmt: skip
+    chain = {
+        "bodies": [
+            box(0.1662, 0.1559, 7.266, (0.7622, 2.213), 3.058, (0.02, -1.16), 5.262),
+            {"shape": ("circle", 0.316), "density": 0.3333, "position": (-2.719, 0.9019),
+             "angle": -0.5048, "velocity": (3.631, -0.1403), "spin": 3.0},
+            box(1.129, 0.1872, 9.0, (3.0, -1.255), 0.0, (0.5, -4.559), -4.007),
+            box(0.21, 1.174, 9.404, (0.0, 1.621), 0.0, (-0.1187, -4.118), 4.582),
+            box(1.269, 0.3309, 7.773, (-1.432, -1.499), -2.049, (-0.7696, 2.674), 0.3333),
+        ],
+        "joints": [
+            {"kind": "wheel", "anchor_a": (0.0, 0.0), "anchor_b": (0.0, 1.0),
+             "axis": (0.3562, 0.9344), "frequency": 3.649, "damping": 0.5954,
+             "motor_speed": 0.55, "max_motor": 0.0},
+            {"kind": "rope", "anchor_a": (-1.139, 2.238), "anchor_b": (0.0, 1.5),
+             "slack": 0.4003},
+            slider,
+            dict(slider),
+        ],
+        "static": None,
+        "grounded": 0,
+        "ground_joint": {"kind": "weld", "anchor_a": (-5.96e-08, 0.8748),
+                         "anchor_b": (-2.63, 3.953)},
+        "substeps": 2,
+    }  # fmt: skip
+    outcome = run_chain(chain)
+    assert outcome["non_finite"] is None, outcome
+    assert outcome["static_moved"] == 0.0, outcome
