@@ -447,3 +447,43 @@ def test_two_sliders_with_limits_far_from_their_bodies_stay_finite():
     outcome = run_chain(chain)
     assert outcome["non_finite"] is None, outcome
     assert outcome["static_moved"] == 0.0, outcome
+
+
+def test_a_light_disc_pinned_2_m_from_its_centre_driving_a_heavy_box_on_a_slider():
+    # Found by the fuzzer (1 of 2,000 fresh chains once the sliders' limits were no longer
+    # warm-started): a 75 g disc pinned to the world 2 m from its centre by a limited,
+    # motorised hinge, and a slider with a motor to a 9 kg box. Warm-started, the slider's
+    # motor pushed on the disc's lever, the tree solve took the push back, and the chain
+    # went non-finite at step 176 (one sub-step). The drawn numbers are kept as drawn:
+    # rounded to four digits, the chain holds either way.
+    chain = {
+        "bodies": [
+            {"shape": ("circle", 0.14755461973651868), "density": 1.1,
+             "position": (1.1905591712258955e-70, 2.0), "angle": 0.2879537238705132,
+             "velocity": (-9.680117673854253e-143, 4.71700458871268),
+             "spin": 5.698491339573199},
+            {"shape": ("box", 1.7638037745287891, 0.6416872577079358),
+             "density": 8.161126836208023, "position": (-1.537668342644057e-41, -2.0),
+             "angle": 1.032473448620693,
+             "velocity": (-1.9457025561031478, -1.6553156170409218),
+             "spin": -0.8230736536506438},
+        ],
+        "joints": [
+            {"kind": "prismatic", "anchor_a": (-1.5957817535083012, 2.6337465293691746),
+             "anchor_b": (0.7314324620027586, -1.5620691784921088),
+             "axis": (-0.6147907889204705, 0.7886902344130714),
+             "lower": -2.220446049250313e-16, "upper": 0.6063694801768921,
+             "motor_speed": 1.5, "max_motor": 50.0},
+        ],
+        "static": None,
+        "grounded": 0,
+        "ground_joint": {"kind": "revolute",
+                         "anchor_a": (0.02955601291626575, 0.011142178746417208),
+                         "anchor_b": (-3.5491539335551536, -0.008940290654837035),
+                         "lower": -2.2250738585072014e-308, "upper": 0.9365640027903106,
+                         "motor_speed": 8.469565677397099e-229, "max_motor": 5.0},
+        "substeps": 1,
+    }  # fmt: skip
+    outcome = run_chain(chain)
+    assert outcome["non_finite"] is None, outcome
+    assert outcome["static_moved"] == 0.0, outcome
