@@ -72,7 +72,7 @@ from .contact_trees import (
     stiffen_tree_springs,
 )
 from .jit import kernel
-from .joint_columns import ROWS
+from .joint_columns import AXIS_DRIVE, ROWS
 from .joint_geometry import HAS_AXIS
 from .joint_solver import (
     ACCUMULATED,
@@ -402,14 +402,21 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             # then took back, and on a light body far from its slider's anchor (a 0.13 m
             # disc 3.9 m out) the kicks and take-backs grew from sub-step to sub-step
             # until the chain went non-finite (6 of 2,000 fuzzed chains).
-            # So do their motors and limits, solved between or within the tree's two
-            # solves: warm-started, a slider's limit pushed a body 4 m from its anchor, and
-            # a slider's motor one 1.7 m out, the solve took each push back, and the pushes
-            # grew until the chain went non-finite (2 of 4,000 fuzzed chains).
+            # So do the limits and motor along a tree slider's axis, Gauss-Seidel rows
+            # between the tree's two solves: warm-started, a slider's limit pushed a body
+            # 4 m from its anchor, and a slider's motor one 1.7 m out, the solve took each
+            # push back, and the pushes grew until the chain went non-finite (2 of 4,000
+            # fuzzed chains). Turning motors and limits keep theirs: without it, a lander
+            # on motorised, limited legs and a ragdoll never fell asleep.
             for j in range(j_count if trees else 0):
                 if exact[j]:
-                    for r in (0, 1, 2, MOTOR, LOWER, UPPER):
-                        accumulated[j, r] = 0.0
+                    accumulated[j, 0] = 0.0
+                    accumulated[j, 1] = 0.0
+                    accumulated[j, 2] = 0.0
+                    if has_axis[j] and rigid[j, AXIS_DRIVE] > 0.0:
+                        accumulated[j, LOWER] = 0.0
+                        accumulated[j, UPPER] = 0.0
+                        accumulated[j, MOTOR] = 0.0
             warm_start_joints(kind, slots, solve_joints, rigid, accumulated, inv_inertia, velocity)
         warm_start_contacts(body_a, body_b, c, x, xt, solve_contacts, velocity)
         if trees:
