@@ -234,9 +234,8 @@ def run_chain(chain: dict, steps: int = STEPS) -> dict:
     return outcome
 
 
-# Derandomized: the same 40 chains every run. Drawn afresh (1,800 draws), one chain still
-# went non-finite: a loop through the ground of welds and prismatic joints, left to the
-# springs (see docs/joints.md).
+# Derandomized: the same 40 chains every run. Drawn afresh, 6,000 chains (hypothesis seeds
+# 12 to 14) found the cases kept as tests below (see docs/joints.md).
 @settings(max_examples=40, derandomize=True, database=None)
 @given(chains())
 def test_random_joint_chains_stay_finite_and_keep_momentum(chain):
