@@ -145,27 +145,13 @@ class Lander:
 
     def _fire(self, action: int) -> tuple[float, float]:
         """Apply the engines' impulses for ``action``; returns (main, side) power used."""
-        angle = self.hull.angle
-        tip = np.array([math.sin(angle), math.cos(angle)])
-        side = np.array([-tip[1], tip[0]])
         spread = self.random.uniform(-1.0, 1.0, size=2) / SCALE
-        origin = np.array(self.hull.position)
-        if action == MAIN:
-            # Below the hull's origin by 4 pixels, give or take the spread.
-            reach = 4 / SCALE + 2 * spread[0]
-            offset = np.array([tip[0] * reach + side[0] * spread[1],
-                               -tip[1] * reach - side[1] * spread[1]])  # fmt: skip
-            self.hull.apply_impulse(-offset * MAIN_ENGINE_POWER, point=origin + offset)
-            return 1.0, 0.0
-        if action in (LEFT, RIGHT):
-            direction = action - 2
-            across = 3 * spread[1] + direction * SIDE_ENGINE_AWAY / SCALE
-            offset = np.array([tip[0] * spread[0] + side[0] * across,
-                               -tip[1] * spread[0] - side[1] * across])  # fmt: skip
-            at = origin + offset + (-tip[0] * 17 / SCALE, tip[1] * SIDE_ENGINE_HEIGHT / SCALE)
-            self.hull.apply_impulse(-offset * SIDE_ENGINE_POWER, point=at)
-            return 0.0, 1.0
-        return 0.0, 0.0
+        push = engine_push(action, self.hull.angle, self.hull.position, spread)
+        if push is None:
+            return 0.0, 0.0
+        impulse, point = push
+        self.hull.apply_impulse(impulse, point=point)
+        return (1.0, 0.0) if action == MAIN else (0.0, 1.0)
 
     def _touches(self) -> None:
         """Which legs touch the ground, and whether the hull does, after the step."""
@@ -209,6 +195,28 @@ class Lander:
     def hinge_gap(self) -> float:
         """How far apart either hinge's two anchors are, m."""
         return max(float(np.hypot(*(h.anchor_a - h.anchor_b))) for h in self.hinges)
+
+
+def engine_push(action: int, angle: float, origin, spread: np.ndarray):
+    """The impulse (2,) and the world point (2,) it acts at for ``action`` fired from a
+    hull at ``angle`` whose origin is ``origin`` (2,), with the engine's spread (2,) in
+    metres; None when no engine fires. Gymnasium's offsets, in its pixels."""
+    tip = np.array([math.sin(angle), math.cos(angle)])
+    side = np.array([-tip[1], tip[0]])
+    origin = np.asarray(origin, dtype=float)
+    if action == MAIN:
+        # Below the hull's origin by 4 pixels, give or take the spread.
+        reach = 4 / SCALE + 2 * spread[0]
+        offset = np.array([tip[0] * reach + side[0] * spread[1],
+                           -tip[1] * reach - side[1] * spread[1]])  # fmt: skip
+        return -offset * MAIN_ENGINE_POWER, origin + offset
+    if action in (LEFT, RIGHT):
+        across = 3 * spread[1] + (action - 2) * SIDE_ENGINE_AWAY / SCALE
+        offset = np.array([tip[0] * spread[0] + side[0] * across,
+                           -tip[1] * spread[0] - side[1] * across])  # fmt: skip
+        at = origin + offset + (-tip[0] * 17 / SCALE, tip[1] * SIDE_ENGINE_HEIGHT / SCALE)
+        return -offset * SIDE_ENGINE_POWER, at
+    return None
 
 
 def controller(state: np.ndarray) -> int:

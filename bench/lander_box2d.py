@@ -7,7 +7,6 @@ the same controller, Box2D's 180 velocity and 60 position iterations.
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
@@ -20,7 +19,6 @@ from bench.lander import (
     HULL,
     HULL_CATEGORY,
     INITIAL_RANDOM,
-    LEFT,
     LEG_AWAY,
     LEG_CATEGORY,
     LEG_DOWN,
@@ -30,18 +28,13 @@ from bench.lander import (
     LEG_SPEED,
     LEG_TORQUE,
     LEG_TRAVEL,
-    MAIN,
-    MAIN_ENGINE_POWER,
     MAX_STEPS,
-    RIGHT,
     SCALE,
-    SIDE_ENGINE_AWAY,
-    SIDE_ENGINE_HEIGHT,
-    SIDE_ENGINE_POWER,
     WIDTH,
     Lander,
     Outcome,
     controller,
+    engine_push,
     episode,
 )  # fmt: skip
 
@@ -119,25 +112,11 @@ class Box2DLander:
         ])  # fmt: skip
 
     def _fire(self, action: int) -> None:
-        angle = self.hull.angle
-        tip = np.array([math.sin(angle), math.cos(angle)])
-        side = np.array([-tip[1], tip[0]])
         spread = self.random.uniform(-1.0, 1.0, size=2) / SCALE
-        origin = np.array(self.hull.position)
-        if action == MAIN:
-            reach = 4 / SCALE + 2 * spread[0]
-            offset = np.array([tip[0] * reach + side[0] * spread[1],
-                               -tip[1] * reach - side[1] * spread[1]])  # fmt: skip
-            impulse, at = -offset * MAIN_ENGINE_POWER, origin + offset
-        elif action in (LEFT, RIGHT):
-            across = 3 * spread[1] + (action - 2) * SIDE_ENGINE_AWAY / SCALE
-            offset = np.array([tip[0] * spread[0] + side[0] * across,
-                               -tip[1] * spread[0] - side[1] * across])  # fmt: skip
-            impulse = -offset * SIDE_ENGINE_POWER
-            at = origin + offset + (-tip[0] * 17 / SCALE, tip[1] * SIDE_ENGINE_HEIGHT / SCALE)
-        else:
-            return
-        self.hull.ApplyLinearImpulse(tuple(map(float, impulse)), tuple(map(float, at)), True)
+        push = engine_push(action, self.hull.angle, tuple(self.hull.position), spread)
+        if push is not None:
+            impulse, at = push
+            self.hull.ApplyLinearImpulse(tuple(map(float, impulse)), tuple(map(float, at)), True)
 
     def step(self, action: int) -> tuple[np.ndarray, str | None]:
         """Fire, step, and judge: (observation (8,), ending or None)."""
