@@ -45,7 +45,7 @@ def contact_columns(m) -> tuple:
 
 def solver_joint_columns(joints: dict) -> tuple:
     """The joint-table columns (J, ...) the solver kernels take, in their order."""
-    return tuple(joints[name] for name in SOLVER_JOINT_FIELDS)
+    return tuple(map(joints.__getitem__, SOLVER_JOINT_FIELDS))
 
 
 SOLVER_JOINT_FIELDS = (

@@ -113,7 +113,7 @@ def advance_one_step(world) -> None:
         body["angular_velocity"], body["force"], body["torque"],
     )  # fmt: skip
     if len(manifolds) or len(world._warm.keys):
-        world._warm.store(warm)
+        world._warm.store(manifolds.keys, *warm)
     world._clock.steps += 1
     events.record(
         manifolds, sensors, body["body_id"], world._handles_by_row(),

@@ -47,7 +47,6 @@ struck in the step: the least of its sub-steps', as the last may hold the impact
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
@@ -140,8 +139,8 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
                    solve_joints, parts, part_reach, owner, solid, start, swept, inv_mass,
                    inv_inertia, filters, ignored):  # fmt: skip
     """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
-    push-out moved (``_push_out_deep``), the manifolds for the warm-start cache,
-    each point's separation (M, 2) (with sleep on, plus the depth its spring sits at under
+    push-out moved (``_push_out_deep``), the impulses ((M, 2), (M,)) for the warm-start
+    cache, each point's separation (M, 2) (with sleep on, plus the depth its spring sits at under
     its load), and, with sleep on, how fast each manifold (M,) opened over the step (for
     sleep: an overlap deeper than where its spring rests, opening, is still being pushed
     out); the manifolds' impulses become the step's.
@@ -172,7 +171,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         parts.radius[m.parts[:, 1]],
     )  # fmt: skip
     joint_columns = solver_joint_columns(joints)
-    deep = _deep_overlaps(body["thickness"], m, slots, solve_joints)
+    deep = deep_overlaps(body["thickness"], m.body_a, m.body_b, slots, solve_joints)
     moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
         contacts, cores, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
         accel, drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
@@ -187,7 +186,6 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         world, body, m, cores, solve_contacts, poses, start, inv_mass, parts, part_reach,
         owner, solid, filters, ignored, loaded, deep,
     )  # fmt: skip
-    warm = dataclasses.replace(m, normal_impulse=warm_normal, tangent_impulse=warm_tangent)
     # Sleep judges overlap from where each loaded spring rests, not from touching, and
     # only while the springs are pushing it out.
     settled = m.separation
@@ -198,19 +196,41 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
             m.count, m.normal, cores[0], cores[1], m.separation, loaded, m.slop, m.body_a,
             m.body_b, moved, world.dt,
         )  # fmt: skip
-    return poses, velocity, pushed, warm, settled, opening
+    return poses, velocity, pushed, (warm_normal, warm_tangent), settled, opening
 
 
-def _deep_overlaps(thickness, m, slots, solve_joints):
+@kernel
+def deep_overlaps(thickness, body_a, body_b, slots, solve_joints):
     """(M,) how far past the depth at which its springs hold their load each manifold
-    may overlap before it is held rigid and pushed out on positions: DEEP_OVERLAP of the
-    thinner body's thickness (N,), never (inf) for a body with a joint (slots (J, 2),
-    solve_joints (J,)): moved alone, a ragdoll's limb pulled its pivot 3 cm open."""
+    (bodies body_a, body_b (M,)) may overlap before it is held rigid and pushed out on
+    positions: DEEP_OVERLAP of the thinner body's thickness (N,), never (inf) for a body
+    with a joint (slots (J, 2), solve_joints (J,)): moved alone, a ragdoll's limb pulled
+    its pivot 3 cm open."""
     jointed = np.zeros(len(thickness) + 1, dtype=np.bool_)
-    jointed[slots[solve_joints].ravel()] = True
-    deep = DEEP_OVERLAP * np.minimum(thickness[m.body_a], thickness[m.body_b])
-    deep[jointed[m.body_a] | jointed[m.body_b]] = np.inf
+    for j in range(len(slots)):
+        if solve_joints[j]:
+            jointed[slots[j, 0]] = True
+            jointed[slots[j, 1]] = True
+    deep = np.empty(len(body_a))
+    for i in range(len(body_a)):
+        a, b = body_a[i], body_b[i]
+        if jointed[a] or jointed[b]:
+            deep[i] = np.inf
+        else:
+            deep[i] = DEEP_OVERLAP * min(thickness[a], thickness[b])
     return deep
+
+
+@kernel
+def past_deep(solve_contacts, separation, loaded, deep):
+    """Whether a solved manifold (solve_contacts (M,)) overlaps past its ``deep`` (M,)
+    beyond the depth at which its springs hold their loads: separation and loaded (M, 2)."""
+    for i in range(len(deep)):
+        if solve_contacts[i] and np.isfinite(deep[i]):
+            held = min(separation[i, 0] + loaded[i, 0], separation[i, 1] + loaded[i, 1])
+            if held < -deep[i]:
+                return True
+    return False
 
 
 def _push_out_deep(world, body: dict, m, cores, solve_contacts, poses, start, inv_mass,
@@ -220,7 +240,7 @@ def _push_out_deep(world, body: dict, m, cores, solve_contacts, poses, start, in
     normal) of the overlap the springs left deeper than their slop past the depth at
     which each holds its load (``loaded`` (M, 2), ``engine.soft_contacts.loaded_depths``);
     poses (N + 1, 3) change in place. Returns which bodies (N,) bool it moved by more than
-    a fifth of their slop (not at rest yet). deep (M,): ``_deep_overlaps``.
+    a fifth of their slop (not at rest yet). deep (M,): ``deep_overlaps``.
 
     Only once some manifold overlaps past its ``deep``, and then every manifold of
     bodies without joints takes part. The springs part bodies spawned into each other at
@@ -230,10 +250,10 @@ def _push_out_deep(world, body: dict, m, cores, solve_contacts, poses, start, in
     slept. Pushed out of each other at any depth, the tumbler's boxes were pushed into its
     moving walls (1.5 cm against 0.5)."""
     n = len(body["kind"])
+    if not past_deep(solve_contacts, m.separation, loaded, deep):
+        return np.zeros(n, dtype=np.bool_)
     solve_contacts = solve_contacts & np.isfinite(deep)
     held = m.separation + loaded
-    if not np.any(solve_contacts & (held.min(axis=1) < -deep)):
-        return np.zeros(n, dtype=np.bool_)
     # Against static and kinematic bodies the true depth: the guard that push-out drives
     # nothing deeper into them measures from it (from where the springs hold their loads,
     # a box was pushed 0.8 cm into the tumbler's moving wall, against 0.5).

@@ -44,11 +44,10 @@ class WarmStartCache:
         self.normal = np.zeros(0)
         self.tangent = np.zeros(0)
 
-    def store(self, manifolds) -> None:
-        """Remember the manifolds' impulses under their point keys."""
-        self.keys, self.normal, self.tangent = _store(
-            manifolds.keys, manifolds.normal_impulse, manifolds.tangent_impulse
-        )
+    def store(self, keys, normal_impulse, tangent_impulse) -> None:
+        """Remember the manifolds' impulses under their point keys: keys, normal_impulse
+        (M, 2), tangent_impulse (M,)."""
+        self.keys, self.normal, self.tangent = _store(keys, normal_impulse, tangent_impulse)
 
     def forget_parts(self, first: int, count: int) -> None:
         """Drop points of part rows [first, first + count) and renumber later rows."""
