@@ -47,12 +47,19 @@ TREE_TOLERANCE = 0.1
 MAX_CONTACT_PUSH_SPEED = 3.0  # m/s
 # Overlap past the depth at which the springs hold their loads, as a share of the thinner
 # body's thickness, that is held rigid and pushed out on positions (bodies spawned into
-# each other). Lower, less is left for the springs to push at speed (ten boxes spawned in
-# a row 30 % into each other leave at 0.5 m/s at 0.02, 2.4 m/s here), but the pushes
-# reach the tumbler's pile more often (its deepest box in a wall over six seeds: 1.1 cm at
-# 0.02, 0.86 cm here, each one draw from a wide spread: docs/benchmarks.md) and small piles
-# (their loads' noise) stop sleeping.
+# each other). Lower, the pushes reach small piles too (their loads' noise), and they stop
+# sleeping.
 DEEP_OVERLAP = 0.15
+# And, whatever the thickness, overlap past what the springs push out in this many steps
+# at max_contact_push_speed (2.5 cm at 3 m/s and 60 Hz). Deeper, the springs push for
+# several steps at their top speed, and along a row of overlapping bodies the pushes add up
+# faster than the relax passes take them back: ten unit boxes spawned in a row 30 % into
+# each other left at 2.4 m/s with the thickness share alone (its 15 cm), 1.2 m/s at one
+# step's push, 0.64 m/s at half. Half a step's push also took the tumbler's deepest box
+# over six seeds from 1.19 to 0.93 cm and kept the rain demo's pile in its container
+# (3 bodies over the wall before). Small bodies keep the thickness share: 15 % of a
+# 16 cm box is less.
+DEEP_PUSH_STEPS = 0.5
 # A body flies the exact parabola of its forces within a sub-step unless its contacts
 # change its velocity by at least this share of what the forces do; below it, the
 # parabola's share shrinks in proportion (``engine.substep.free_share``). Held whenever an

@@ -119,6 +119,7 @@ from .solver_inputs import (
 )
 from .solver_settings import (
     DEEP_OVERLAP,
+    DEEP_PUSH_STEPS,
     FREE_BAND,
     IMPACT_BIASED,
     IMPACT_RELAX,
@@ -171,7 +172,8 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
         parts.radius[m.parts[:, 1]],
     )  # fmt: skip
     joint_columns = solver_joint_columns(joints)
-    deep = deep_overlaps(body["thickness"], m.body_a, m.body_b, slots, solve_joints)
+    push_depth = DEEP_PUSH_STEPS * world.max_contact_push_speed * world.dt
+    deep = deep_overlaps(body["thickness"], m.body_a, m.body_b, slots, solve_joints, push_depth)
     moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
         contacts, cores, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
         accel, drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
@@ -200,12 +202,13 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
 
 
 @kernel
-def deep_overlaps(thickness, body_a, body_b, slots, solve_joints):
+def deep_overlaps(thickness, body_a, body_b, slots, solve_joints, push_depth):
     """(M,) how far past the depth at which its springs hold their load each manifold
     (bodies body_a, body_b (M,)) may overlap before it is held rigid and pushed out on
-    positions: DEEP_OVERLAP of the thinner body's thickness (N,), never (inf) for a body
-    with a joint (slots (J, 2), solve_joints (J,)): moved alone, a ragdoll's limb pulled
-    its pivot 3 cm open."""
+    positions: DEEP_OVERLAP of the thinner body's thickness (N,), or push_depth (what the
+    springs push out in DEEP_PUSH_STEPS) if less; never (inf) for a body with a joint
+    (slots (J, 2), solve_joints (J,)): moved alone, a ragdoll's limb pulled its pivot 3 cm
+    open."""
     jointed = np.zeros(len(thickness) + 1, dtype=np.bool_)
     for j in range(len(slots)):
         if solve_joints[j]:
@@ -217,7 +220,7 @@ def deep_overlaps(thickness, body_a, body_b, slots, solve_joints):
         if jointed[a] or jointed[b]:
             deep[i] = np.inf
         else:
-            deep[i] = DEEP_OVERLAP * min(thickness[a], thickness[b])
+            deep[i] = min(DEEP_OVERLAP * min(thickness[a], thickness[b]), push_depth)
     return deep
 
 

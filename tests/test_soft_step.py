@@ -347,7 +347,7 @@ def test_a_turning_drum_keeps_its_boxes_out_of_its_walls():
 
 def test_boxes_spawned_deep_into_each_other_are_pushed_apart_at_no_speed():
     # Two unit boxes 30 % into each other, no gravity: the springs alone parted them in 9
-    # steps; held rigid and pushed out on positions, they part in 4, at rest.
+    # steps; held rigid and pushed out on positions, they part in 2, at rest.
     world = World(gravity=(0.0, 0.0))
     a = world.add_body(Box(1, 1), position=(0, 0))
     b = world.add_body(Box(1, 1), position=(0.7, 0))
@@ -361,7 +361,9 @@ def test_boxes_spawned_deep_into_each_other_are_pushed_apart_at_no_speed():
 
 def test_a_row_spawned_into_each_other_on_the_ground_is_not_flung_apart():
     # Ten unit boxes, each 30 % into the next: pushed by their springs the end ones left at
-    # 8.9 m/s; pushed out, what is left for the springs sends them off at 2.4 m/s.
+    # 8.9 m/s. Overlap past half a step's push at max_contact_push_speed is pushed out on
+    # positions, and what is left for the springs sends them off at 0.64 m/s (with 15 % of
+    # the thickness pushed out instead, 2.4 m/s).
     world = World()
     world.add_body(Box(40, 1), position=(0, -0.5), kind="static")
     for i in range(10):
@@ -370,4 +372,4 @@ def test_a_row_spawned_into_each_other_on_the_ground_is_not_flung_apart():
     for _ in range(120):
         world.step()
         fastest = max(fastest, np.hypot(*world.velocities.T).max())
-    assert fastest < 3.0
+    assert fastest <= 1.0
