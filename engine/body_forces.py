@@ -10,7 +10,15 @@ import numpy as np
 
 from .body_store import DYNAMIC
 from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
-from .validation import as_bounded_vector, as_finite_float, check_bound
+from .validation import (
+    as_bounded_vector,
+    as_finite_float,
+    bounded_components,
+    check_bound,
+    clearly_within,
+)
+
+LARGEST = float(np.finfo(float).max)
 
 
 class BodyForces:
@@ -67,7 +75,12 @@ class BodyForces:
         impulse: (2,); point, local_point: (2,) or None, not both. Static and kinematic
         bodies are not affected.
         """
-        impulse = as_bounded_vector(impulse, "impulse", np.finfo(float).max, "N s")
+        jx, jy = bounded_components(impulse, "impulse", LARGEST, "N s")
+        row = self._world._row_now(self)
+        if row >= 0 and local_point is None:
+            self._kick_now(row, jx, jy, point)
+            return
+        impulse = np.array([jx, jy])
         point = self._world_point(point, local_point)
         angular = self._moment_arm_cross(point, impulse)
         world = self._world
@@ -87,6 +100,33 @@ class BodyForces:
             bodies["angular_velocity"][row] += angular * bodies["inv_inertia"][row]
 
         world._change_body(self, kick)
+
+    def _kick_now(self, row: int, jx: float, jy: float, point) -> None:
+        """``apply_impulse`` (jx, jy) at the world ``point`` (or None) on the body at
+        ``row``, between steps: the same checks and sums in Python floats, on the row's
+        cells."""
+        world = self._world
+        cells = world._bodies.cells()
+        angular = 0.0
+        if point is not None:
+            px, py = bounded_components(point, "point", MAX_COORDINATE, "m")
+            position = cells["position"]
+            angular = (px - position[row, 0]) * jy - (py - position[row, 1]) * jx
+        if cells["kind"][row] != DYNAMIC:
+            return
+        velocity, inv_mass = cells["velocity"], cells["inv_mass"][row]
+        vx = velocity[row, 0] + jx * inv_mass
+        vy = velocity[row, 1] + jy * inv_mass
+        spin = cells["angular_velocity"][row] + angular * cells["inv_inertia"][row]
+        if not clearly_within(vx, vy, MAX_SPEED):
+            check_bound(float(np.hypot(vx, vy)), "impulse", MAX_SPEED, "m/s of resulting speed")
+        if not abs(spin) <= MAX_ANGULAR_SPEED:
+            check_bound(abs(spin), "point", MAX_ANGULAR_SPEED, "rad/s of resulting spin")
+        if not cells["awake"][row]:
+            world._wake_rows(row)
+        velocity[row, 0] = vx
+        velocity[row, 1] = vy
+        cells["angular_velocity"][row] = spin
 
     def _world_point(self, point, local_point):
         """The world point a force or impulse acts at: ``point``, or ``local_point`` carried

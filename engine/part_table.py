@@ -75,45 +75,49 @@ class PartTable:
         self.table._fields["vertices"] = ((width, 2), np.float64)
         self.table._fields["normals"] = ((width, 2), np.float64)
 
-    def append(self, packed: PackedParts, body: int, materials: dict) -> None:
-        """Add the parts of one body (already in its centre-of-mass frame); materials: the
-        columns of ``engine.materials.part_materials``, (S,) each."""
+    def append(self, packed: PackedParts, body, materials: dict, reach=None) -> None:
+        """Add the parts of one body (already in its centre-of-mass frame), or of several
+        bodies in row order; body: the owner row, one for all or (S,); materials: the
+        columns of ``engine.materials.part_materials``, (S,) each; reach: (S,) the
+        parts' ``part_reach`` when known (None: computed here)."""
         if packed.width > self.width:
             self._widen_to(packed.width)
         packed = widen(packed, self.width)
         rows = len(packed.count)
-        uids = np.arange(self.next_uid, self.next_uid + rows)
+        columns = {
+            "vertices": packed.vertices,
+            "normals": packed.normals,
+            "count": packed.count,
+            "radius": packed.radius,
+            "reach": part_reach(packed) if reach is None else reach,
+            **materials,
+        }
+        if rows == 1:  # one part: element writes, cheaper than slices
+            self.table.append_one(
+                {"body": body, "uid": self.next_uid}
+                | {name: column[0] for name, column in columns.items()}
+            )
+        else:
+            uids = np.arange(self.next_uid, self.next_uid + rows)
+            self.table.append(columns | {"body": body, "uid": uids}, rows)
         self.next_uid += rows
-        self.table.append(
-            {
-                "vertices": packed.vertices,
-                "normals": packed.normals,
-                "count": packed.count,
-                "radius": packed.radius,
-                "body": body,
-                "uid": uids,
-                "reach": np.sqrt((packed.vertices**2).sum(axis=2)).max(axis=1) + packed.radius,
-                **materials,
-            },
-            rows,
-        )
         self._packed_cache = None
 
     def rows_of(self, body: int) -> slice:
         """The part rows of body row ``body`` (a contiguous run)."""
-        owners = self.table.view("body")
-        return slice(
-            int(np.searchsorted(owners, body)), int(np.searchsorted(owners, body, "right"))
-        )
+        first, end = self.table.view("body").searchsorted((body, body + 1)).tolist()
+        return slice(first, end)
 
-    def delete_body(self, body: int) -> None:
-        """Remove the parts of body row ``body`` and renumber the rows of later bodies."""
-        owners = self.table.view("body")
-        rows = np.flatnonzero(owners == body)
-        self.table.delete(int(rows[0]), len(rows))
-        owners = self.table.view("body")
-        owners[owners > body] -= 1
+    def delete_body(self, body: int) -> slice:
+        """Remove the parts of body row ``body`` and renumber the rows of later bodies
+        (theirs are the parts after its own: parts are in body order); returns the rows
+        the parts had."""
+        rows = self.rows_of(body)
+        self.table.delete(rows.start, rows.stop - rows.start)
+        if rows.start < self.table.count:
+            self.table.view("body")[rows.start :] -= 1
         self._packed_cache = None
+        return rows
 
     def packed(self) -> PackedParts:
         """The live parts as a PackedParts (rows [0, count))."""
@@ -178,6 +182,12 @@ class PartTable:
         parts.table.fill(columns, count)
         parts.next_uid = next_uid
         return parts
+
+
+def part_reach(packed: PackedParts) -> np.ndarray:
+    """(S,) each part's reach: the distance from its body's centre of mass to its farthest
+    point (the padding repeats a vertex, so the slots' width changes nothing)."""
+    return np.sqrt((packed.vertices**2).sum(axis=2)).max(axis=1) + packed.radius
 
 
 def _check_invariants(check: ArrayChecker, parts: dict, n: int, k: int, next_uid: int) -> None:

@@ -251,6 +251,7 @@ class World(
             advance_one_step(self)
         finally:
             self._stepping = False
+            self._bodies.sleep_changed()  # islands may have fallen asleep
         self._apply_deferred()
         error = self._event_log.take_presolve_error()
         if error is not None:
@@ -283,6 +284,7 @@ class World(
         awake[woken] = True
         if restart:
             self._bodies.view("sleep_time")[woken] = 0.0
+        self._bodies.sleep_changed()
 
     # -- snapshots ------------------------------------------------------------------------
     def snapshot(self):

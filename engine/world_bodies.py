@@ -13,18 +13,10 @@ import math
 import numpy as np
 
 from .body import Body
-from .body_geometry import body_geometry
 from .body_store import KIND_CODES
+from .body_template import template
 from .filtering import check_bits, check_group, check_tag
-from .materials import (
-    check_density,
-    check_flag,
-    check_friction,
-    check_restitution,
-    own_values,
-    part_materials,
-    shape_densities,
-)
+from .materials import check_density, check_flag, check_friction, check_restitution
 from .motion_settings import check_damping, check_gravity_scale
 from .segments import check_dynamic
 from .settings import (
@@ -38,6 +30,7 @@ from .validation import (
     as_bounded_vector,
     as_finite_float,
     as_positive_float,
+    bounded_components,
 )
 
 
@@ -90,9 +83,9 @@ class WorldBodies:
         (see ``on``). user_data: anything the program keeps with the body.
         """
         shapes = _check_shapes(shapes)
-        position = as_bounded_vector(position, "position", MAX_COORDINATE, "m")
+        position = np.array(bounded_components(position, "position", MAX_COORDINATE, "m"))
         angle = as_finite_float(angle, "angle")
-        velocity = as_bounded_vector(velocity, "velocity", MAX_SPEED, "m/s")
+        velocity = np.array(bounded_components(velocity, "velocity", MAX_SPEED, "m/s"))
         angular_velocity = as_bounded_float(
             angular_velocity, "angular_velocity", MAX_ANGULAR_SPEED, "rad/s"
         )
@@ -116,11 +109,13 @@ class WorldBodies:
         if origin not in ("centroid", "local"):
             raise ValueError(f"origin: must be 'centroid' or 'local', got {origin!r}")
 
+        shapes = tuple(shapes)
         if kind == "dynamic":
             check_dynamic(shapes, "shapes")
         # Each shape's own density, else the body's: the centre of mass is mass-weighted.
-        geometry = body_geometry(shapes, shape_densities(shapes, density))
-        local, centroid = geometry.parts, geometry.centroid
+        body = template(shapes)
+        geometry = body.geometry(density)
+        centroid = geometry.centroid
         offset = -centroid if origin == "local" else np.zeros(2)
         if origin == "local":
             c, s = math.cos(angle), math.sin(angle)
@@ -167,19 +162,23 @@ class WorldBodies:
             "gravity_scale": gravity_scale,
             "fixed_rotation": fixed_rotation,
         }
-        materials = part_materials(shapes, record)
-        handle = Body(self, self._bodies.new_id(), tuple(shapes), tag, user_data)
+        materials = body.part_columns(record)
+        parts = body.parts(density, self._parts.width)
+        handle = Body(self, self._bodies.new_id(), shapes, tag, user_data)
         if self._stepping:
             # Inside a presolve handler the step's arrays are in use: add after the step.
-            self._deferred.append(("add", handle, record, local, materials))
+            self._deferred.append(("add", handle, record, parts, materials))
         else:
-            self._insert(handle, record, local, materials)
+            self._insert(handle, record, parts, materials)
         return handle
 
-    def _insert(self, handle: Body, record: dict, local, materials: dict) -> None:
+    def _insert(self, handle: Body, record: dict, parts: tuple, materials: dict) -> None:
+        """Enter a checked body: its ``record`` of fields, its ``parts`` (PackedParts in its
+        own frame, (S,) reach) and their ``materials`` columns."""
         record["body_id"] = handle._id
         row = self._bodies.add(handle, record)
-        self._parts.append(local, row, materials)
+        packed, reach = parts
+        self._parts.append(packed, row, materials, reach)
         self._clock.pose_revision += 1  # the query index must see the new body
 
     def _apply_deferred(self) -> None:
@@ -234,6 +233,8 @@ class WorldBodies:
         if body._world is not self:
             raise ValueError("body: it belongs to another world")
         row = self._row_of(body)
+        if row < 0 and not self._deferred:
+            raise ValueError("body: it has already been removed")
         pending = [entry[1] for entry in self._deferred]
         if (
             row < 0
@@ -247,14 +248,16 @@ class WorldBodies:
             return
         # Bodies resting on the removed one wake up (and fall, if it held them); its
         # joints go with it, and what they held wakes too.
-        self._wake_touching(body._id)
-        self._wake_rows(row)
-        mine = (self._joints.view("body_a") == body._id) | (self._joints.view("body_b") == body._id)
-        for joint_row in np.flatnonzero(mine)[::-1]:  # from the back: rows stay valid
-            self._delete_joint(int(joint_row))
-        part_rows = np.flatnonzero(self._parts.table.view("body") == row)
-        self._warm.forget_parts(int(part_rows[0]), len(part_rows))
-        self._parts.delete_body(row)
+        if self._bodies.any_asleep():
+            self._wake_touching(body._id)
+            self._wake_rows(row)
+        joints = self._joints
+        if joints.joined(body._id):
+            mine = (joints.view("body_a") == body._id) | (joints.view("body_b") == body._id)
+            for joint_row in np.flatnonzero(mine)[::-1]:  # from the back: rows stay valid
+                self._delete_joint(int(joint_row))
+        parts = self._parts.delete_body(row)
+        self._warm.forget_parts(parts.start, parts.stop - parts.start)
         self._bodies.remove(row)
         self._clock.pose_revision += 1  # the query index must drop the body
 
@@ -264,12 +267,20 @@ class WorldBodies:
         return list(self._bodies.handles)
 
     def _row_of(self, body: Body) -> int:
-        return int(self._bodies.row_of_id[body._id])
+        return self._bodies.row_of_id.item(body._id)
+
+    def _row_now(self, body: Body) -> int:
+        """The body's row when a write may go straight into it: between steps, for a body
+        in the table. -1 otherwise: a write then takes the general way (queued during a
+        step, refused for a removed body)."""
+        if self._stepping or self._deferred:
+            return -1
+        return self._bodies.row_of_id.item(body._id)
 
     def _read_body(self, body: Body, field: str):
         """One field of a body's row; for a body queued to be added during this step, the
         value it will be added with. ValueError once the body is removed."""
-        row = self._row_of(body)
+        row = self._bodies.row_of_id.item(body._id)
         if row >= 0:
             return self._bodies.arrays[field][row]
         for action, handle, *data in self._deferred:
@@ -280,9 +291,16 @@ class WorldBodies:
     def _set_body(self, body: Body, field: str, value) -> None:
         """Set one (validated) field of a body: now, or when the step ends (see
         ``_change_body``). A static body's velocity can only be zero."""
+        row = self._row_now(body)
+        if row >= 0:
+            if field in MOTION and self._bodies.arrays["kind"][row] == KIND_CODES["static"]:
+                if np.any(np.asarray(value) != 0.0):
+                    raise ValueError(f"{field}: a static body cannot move; make it kinematic")
+            self._write_body(row, field, value)
+            return
         if not self._holds(body):
             raise ValueError("body: it has been removed from its world")
-        if field in ("velocity", "angular_velocity") and np.any(np.asarray(value) != 0.0):
+        if field in MOTION and np.any(np.asarray(value) != 0.0):
             if self._read_body(body, "kind") == KIND_CODES["static"]:
                 raise ValueError(f"{field}: a static body cannot move; make it kinematic")
         self._change_body(body, lambda row: self._write_body(row, field, value))
@@ -291,7 +309,7 @@ class WorldBodies:
         """Set the body's (validated) ``name``, one of PART_MATERIALS, and that of every
         part whose shape leaves it unset (a shape's own value wins): now, or when the step
         ends (see ``_change_body``)."""
-        owned, _ = own_values(body._shapes, name)
+        owned = template(body._shapes).owned[name]
 
         def change(row: int) -> None:
             self._write_body(row, name, value)
@@ -318,18 +336,30 @@ class WorldBodies:
         bodies["angular_velocity"][row] = 0.0
         bodies["island"][row] = self._bodies.next_island
         self._bodies.next_island += 1
+        self._bodies.sleep_changed()
 
     def _write_body(self, row: int, field: str, value) -> None:
-        # Any change by hand (a move, a new filter or material) wakes the body's island and
-        # whatever rests on it: a sleeping island would not notice it.
-        self._wake_rows(row)
-        self._wake_touching(int(self._bodies.arrays["body_id"][row]))
-        changed = field in ("position", "angle") and np.any(
-            self._bodies.arrays[field][row] != value
-        )
-        self._bodies.arrays[field][row] = value
+        self._wake_for_change(row)
+        column = self._bodies.arrays[field]
+        changed = field in POSE and np.any(column[row] != value)
+        column[row] = value
         if changed:
             self._clock.pose_revision += 1  # tells the query index a pose changed outside step
+
+    def _wake_for_change(self, row: int) -> None:
+        """Wake the island of the body at ``row`` and whatever touched it in the last step:
+        a change by hand (a move, a new filter or material) would go unnoticed by a
+        sleeping island. In a world where nothing sleeps, two reads decide that."""
+        bodies = self._bodies
+        if not bodies.arrays["awake"][row]:
+            self._wake_rows(row)
+        if bodies.any_asleep():
+            self._wake_touching(bodies.arrays["body_id"].item(row))
+
+
+# The fields a static body must keep at zero, and those that place a body.
+MOTION = ("velocity", "angular_velocity")
+POSE = ("position", "angle")
 
 
 def _check_sleep_threshold(value) -> float:
