@@ -6,6 +6,8 @@ represent (the speed or spin it would give) before anything changes.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .body_store import DYNAMIC
@@ -15,10 +17,11 @@ from .validation import (
     as_finite_float,
     bounded_components,
     check_bound,
-    clearly_within,
+    clear_of,
 )
 
 LARGEST = float(np.finfo(float).max)
+CLEAR_SPEED = clear_of(MAX_SPEED)
 
 
 class BodyForces:
@@ -76,10 +79,41 @@ class BodyForces:
         bodies are not affected.
         """
         jx, jy = bounded_components(impulse, "impulse", LARGEST, "N s")
-        row = self._world._row_now(self)
-        if row >= 0 and local_point is None:
-            self._kick_now(row, jx, jy, point)
+        world = self._world
+        row = -1
+        if local_point is None and not (world._stepping or world._deferred):
+            row = world._bodies.row_of_id.item(self._id)
+        if row < 0:  # during a step, for a local point, or for a removed body
+            self._apply_impulse_slowly(jx, jy, point, local_point)
             return
+        # Between steps, straight into the row's cells: the same checks and sums as the
+        # general way, in Python floats.
+        cells = world._bodies.cells()
+        inv_mass = cells["inv_mass"][row]
+        angular = 0.0
+        if point is not None:
+            px, py = bounded_components(point, "point", MAX_COORDINATE, "m")
+            position = cells["position"]
+            angular = (px - position[row, 0]) * jy - (py - position[row, 1]) * jx
+        if inv_mass == 0.0:  # a static or kinematic body (a dynamic one's is 1 / mass > 0)
+            return
+        velocity = cells["velocity"]
+        vx = velocity[row, 0] + jx * inv_mass
+        vy = velocity[row, 1] + jy * inv_mass
+        spin = cells["angular_velocity"][row] + angular * cells["inv_inertia"][row]
+        if not math.hypot(vx, vy) < CLEAR_SPEED:  # else judged as the general way judges it
+            check_bound(float(np.hypot(vx, vy)), "impulse", MAX_SPEED, "m/s of resulting speed")
+        if not abs(spin) <= MAX_ANGULAR_SPEED:
+            check_bound(abs(spin), "point", MAX_ANGULAR_SPEED, "rad/s of resulting spin")
+        if not cells["awake"][row]:
+            world._wake_rows(row)
+        velocity[row, 0] = vx
+        velocity[row, 1] = vy
+        cells["angular_velocity"][row] = spin
+
+    def _apply_impulse_slowly(self, jx: float, jy: float, point, local_point) -> None:
+        """``apply_impulse`` the general way: queued during a step, refused for a removed
+        body, at a local point carried into the world."""
         impulse = np.array([jx, jy])
         point = self._world_point(point, local_point)
         angular = self._moment_arm_cross(point, impulse)
@@ -100,33 +134,6 @@ class BodyForces:
             bodies["angular_velocity"][row] += angular * bodies["inv_inertia"][row]
 
         world._change_body(self, kick)
-
-    def _kick_now(self, row: int, jx: float, jy: float, point) -> None:
-        """``apply_impulse`` (jx, jy) at the world ``point`` (or None) on the body at
-        ``row``, between steps: the same checks and sums in Python floats, on the row's
-        cells."""
-        world = self._world
-        cells = world._bodies.cells()
-        angular = 0.0
-        if point is not None:
-            px, py = bounded_components(point, "point", MAX_COORDINATE, "m")
-            position = cells["position"]
-            angular = (px - position[row, 0]) * jy - (py - position[row, 1]) * jx
-        if cells["kind"][row] != DYNAMIC:
-            return
-        velocity, inv_mass = cells["velocity"], cells["inv_mass"][row]
-        vx = velocity[row, 0] + jx * inv_mass
-        vy = velocity[row, 1] + jy * inv_mass
-        spin = cells["angular_velocity"][row] + angular * cells["inv_inertia"][row]
-        if not clearly_within(vx, vy, MAX_SPEED):
-            check_bound(float(np.hypot(vx, vy)), "impulse", MAX_SPEED, "m/s of resulting speed")
-        if not abs(spin) <= MAX_ANGULAR_SPEED:
-            check_bound(abs(spin), "point", MAX_ANGULAR_SPEED, "rad/s of resulting spin")
-        if not cells["awake"][row]:
-            world._wake_rows(row)
-        velocity[row, 0] = vx
-        velocity[row, 1] = vy
-        cells["angular_velocity"][row] = spin
 
     def _world_point(self, point, local_point):
         """The world point a force or impulse acts at: ``point``, or ``local_point`` carried

@@ -36,10 +36,13 @@ class BodyTemplate:
     everywhere (mass = area, inertia = moment); part_shapes: (S,) int64 the index in
     ``shapes`` of each part's shape; owned, own: per name of PART_MATERIALS, (S,) bool
     whether the part's shape sets it, and (S,) the value it sets (0 where unset);
-    own_density: each shape's own density, None where unset.
+    own_density: each shape's own density, None where unset; any_owned: whether any shape
+    sets any of PART_MATERIALS.
     """
 
-    __slots__ = ("shapes", "unit", "part_shapes", "owned", "own", "own_density", "_made")
+    __slots__ = (
+        "shapes", "unit", "part_shapes", "owned", "own", "own_density", "any_owned", "_made",
+    )  # fmt: skip
 
     def __init__(self, shapes: tuple):
         self.shapes = shapes
@@ -50,6 +53,7 @@ class BodyTemplate:
             owned, own = own_values(shapes, name)
             self.owned[name], self.own[name] = _frozen(owned), _frozen(own)
         self.own_density = tuple(shape._material.get("density") for shape in shapes)
+        self.any_owned = any(owned.any() for owned in self.owned.values())
         self._made: dict = {}
 
     def geometry(self, density: float) -> BodyGeometry:
@@ -92,9 +96,9 @@ class BodyTemplate:
         ``engine.materials.part_materials`` makes them: name -> (S,) array for each of
         PART_MATERIALS (the shape's own value, else ``values[name]``, the body's) and
         ``shape`` (S,) int64. Read-only arrays."""
-        given = [values[name] for name in PART_MATERIALS]
-        # -0.0 == 0.0 (a friction may be either): the signs keep their columns apart.
-        key = ("columns", *given, *(math.copysign(1.0, value) for value in given))
+        given = tuple([values[name] for name in PART_MATERIALS])
+        # -0.0 == 0.0 (a friction may be either): their signs keep their columns apart.
+        key = ("columns", given, *[math.copysign(1.0, value) for value in given if not value])
         made = self._made.get(key)
         if made is None:
             made = {"shape": self.part_shapes}

@@ -117,12 +117,12 @@ class JointStore(Table):
             self._rows = {j: row for row, j in enumerate(self.view("joint_id").tolist())}
         return self._rows.get(joint_id, -1)
 
-    def joined(self, body_id: int) -> bool:
-        """Whether body ``body_id`` is in a joint: a set lookup (the set is built again
-        after joints were added or removed)."""
+    def joined_ids(self) -> set:
+        """The ids of the bodies in joints (WORLD too, when a joint holds a body to the
+        world): a set, built again after joints were added or removed."""
         if self._joined is None:
             self._joined = set(self.view("body_a").tolist()) | set(self.view("body_b").tolist())
-        return body_id in self._joined
+        return self._joined
 
     def append(self, values: dict, rows: int = 1) -> int:
         """``Table.append``, keeping the id map."""

@@ -8,6 +8,8 @@ header scalar ``next_part_uid``: ``to_arrays``, ``scalars``, ``validate``, ``fro
 
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 
 from .materials import PART_MATERIALS
@@ -93,8 +95,9 @@ class PartTable:
             **materials,
         }
         if rows == 1:  # one part: element writes, cheaper than slices
+            owner = body if np.ndim(body) == 0 else body[0]
             self.table.append_one(
-                {"body": body, "uid": self.next_uid}
+                {"body": owner, "uid": self.next_uid}
                 | {name: column[0] for name, column in columns.items()}
             )
         else:
@@ -105,8 +108,10 @@ class PartTable:
 
     def rows_of(self, body: int) -> slice:
         """The part rows of body row ``body`` (a contiguous run)."""
-        first, end = self.table.view("body").searchsorted((body, body + 1)).tolist()
-        return slice(first, end)
+        # A binary search of the owners' cells: a few element reads, no numpy call.
+        owners, count = self.table.cells()["body"], self.table.count
+        first = bisect.bisect_left(owners, body, 0, count)
+        return slice(first, bisect.bisect_right(owners, body, first, count))
 
     def delete_body(self, body: int) -> slice:
         """Remove the parts of body row ``body`` and renumber the rows of later bodies
@@ -118,6 +123,15 @@ class PartTable:
             self.table.view("body")[rows.start :] -= 1
         self._packed_cache = None
         return rows
+
+    def keep_bodies(self, kept: np.ndarray) -> None:
+        """Keep the parts of the body rows where ``kept`` (N,) bool is True and renumber
+        their owners to the rows those bodies move to."""
+        owners = self.table.view("body")
+        self.table.keep_rows(kept[owners])
+        owners = self.table.view("body")
+        owners[:] = (np.cumsum(kept) - 1)[owners]
+        self._packed_cache = None
 
     def packed(self) -> PackedParts:
         """The live parts as a PackedParts (rows [0, count))."""

@@ -60,8 +60,12 @@ class Table:
         cheaper for one row than ``append``'s slices."""
         self.reserve(1)
         row = self.count
-        for name, array in self.arrays.items():
-            array[row] = values.get(name, 0)
+        cells, arrays = self.cells(), self.arrays
+        for name, (trailing, _) in self._fields.items():
+            if trailing:
+                arrays[name][row] = values.get(name, 0)
+            else:  # one element: a memoryview write, half numpy's cost
+                cells[name][row] = values.get(name, 0)
         self.count += 1
         return row
 
@@ -72,6 +76,15 @@ class Table:
             for array in self.arrays.values():
                 array[first : end - rows] = array[first + rows : end]
         self.count -= rows
+
+    def keep_rows(self, kept: np.ndarray) -> None:
+        """Keep the rows where ``kept`` (count,) bool is True, in their order: one pass
+        through each field however many rows go."""
+        count = self.count
+        for array in self.arrays.values():
+            remaining = array[:count][kept]
+            array[: len(remaining)] = remaining
+        self.count = int(kept.sum())
 
     def view(self, name: str) -> np.ndarray:
         """Field ``name``'s live rows [0, count): a view, (count, ...)."""

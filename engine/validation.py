@@ -115,12 +115,16 @@ def bounded_components(value, argument: str, limit: float, unit: str) -> tuple[f
     """
     kind = type(value)
     if kind is tuple or kind is list:
-        if len(value) == 2:
+        try:
             x, y = value
-            if type(x) is not float or type(y) is not float:
+        except ValueError:
+            pass  # not two entries: the full check says what is wrong
+        else:
+            plain = type(x) is float and type(y) is float
+            if not plain:
                 x, y = _plain_floats(x, y)
             if math.hypot(x, y) < limit * _CLEAR_OF_LIMIT:  # False for NaN and infinity
-                return x, y
+                return value if plain and kind is tuple else (x, y)
     elif kind is np.ndarray and value.dtype is FLOAT64 and value.shape == (2,):
         x, y = value.tolist()
         if math.hypot(x, y) < limit * _CLEAR_OF_LIMIT:
@@ -143,10 +147,11 @@ def _plain_floats(x, y) -> tuple[float, float]:
 _PLAIN_NUMBERS = (float, int)  # exactly these types: a bool is not a number here
 
 
-def clearly_within(x: float, y: float, limit: float) -> bool:
-    """True when the vector (x, y) is finite and clearly shorter than ``limit``; False
-    when it is not, or when only ``check_bound`` of numpy's hypot can tell."""
-    return math.hypot(x, y) < limit * _CLEAR_OF_LIMIT
+def clear_of(limit: float) -> float:
+    """The length below which a vector is clearly within ``limit``: ``math.hypot`` below
+    it, numpy's hypot is within too. A length at or past it (or NaN) is for
+    ``check_bound`` of numpy's hypot to judge."""
+    return limit * _CLEAR_OF_LIMIT
 
 
 def as_bounded_float(value, argument: str, limit: float, unit: str) -> float:

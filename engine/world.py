@@ -57,6 +57,7 @@ from .validation import (
 )
 from .warm_start import WarmStartCache
 from .world_base import WorldBase
+from .world_batches import WorldBatches
 from .world_bodies import WorldBodies
 from .world_events import WorldEvents
 from .world_joints import WorldJoints
@@ -66,7 +67,14 @@ from .world_views import WorldViews
 
 
 class World(
-    WorldSettings, WorldBodies, WorldJoints, WorldViews, WorldQueries, WorldEvents, WorldBase
+    WorldSettings,
+    WorldBodies,
+    WorldBatches,
+    WorldJoints,
+    WorldViews,
+    WorldQueries,
+    WorldEvents,
+    WorldBase,
 ):
     """A 2D world of rigid bodies stepped with a fixed timestep.
 

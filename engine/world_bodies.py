@@ -233,14 +233,17 @@ class WorldBodies:
         if body._world is not self:
             raise ValueError("body: it belongs to another world")
         row = self._row_of(body)
-        if row < 0 and not self._deferred:
-            raise ValueError("body: it has already been removed")
-        pending = [entry[1] for entry in self._deferred]
-        if (
-            row < 0
-            and body not in pending
-            or any(action == "remove" and handle is body for action, handle, *_ in self._deferred)
-        ):
+        if self._deferred:
+            pending = [entry[1] for entry in self._deferred]
+            if (
+                row < 0
+                and body not in pending
+                or any(
+                    action == "remove" and handle is body for action, handle, *_ in self._deferred
+                )
+            ):
+                raise ValueError("body: it has already been removed")
+        elif row < 0:
             raise ValueError("body: it has already been removed")
         if self._stepping or row < 0:
             # Inside a presolve handler, or added during this step: remove after the step.
@@ -252,7 +255,7 @@ class WorldBodies:
             self._wake_touching(body._id)
             self._wake_rows(row)
         joints = self._joints
-        if joints.joined(body._id):
+        if body._id in joints.joined_ids():
             mine = (joints.view("body_a") == body._id) | (joints.view("body_b") == body._id)
             for joint_row in np.flatnonzero(mine)[::-1]:  # from the back: rows stay valid
                 self._delete_joint(int(joint_row))
@@ -367,14 +370,17 @@ def _check_sleep_threshold(value) -> float:
     return 0.0 if value is None else as_positive_float(value, "sleep_threshold")
 
 
-def _check_shapes(shapes) -> list:
+def _check_shapes(shapes, argument: str = "shapes") -> list:
+    """A body's shapes as a list: one Shape, or a non-empty list or tuple of them."""
     if isinstance(shapes, Shape):
         return [shapes]
     if isinstance(shapes, (list, tuple)):
         if not shapes:
-            raise ValueError("shapes: a body needs at least one shape")
+            raise ValueError(f"{argument}: a body needs at least one shape")
         for shape in shapes:
             if not isinstance(shape, Shape):
-                raise TypeError(f"shapes: expected shapes, got {type(shape).__name__}")
+                raise TypeError(f"{argument}: expected shapes, got {type(shape).__name__}")
         return list(shapes)
-    raise TypeError(f"shapes: expected a shape or a list of shapes, got {type(shapes).__name__}")
+    raise TypeError(
+        f"{argument}: expected a shape or a list of shapes, got {type(shapes).__name__}"
+    )
