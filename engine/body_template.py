@@ -22,6 +22,7 @@ from .body_geometry import BodyGeometry, body_geometry
 from .materials import PART_MATERIALS, own_values, part_shapes
 from .packing import PackedParts, widen
 from .part_table import part_reach
+from .segments import check_dynamic
 
 # Shape tuples whose templates are kept (the least recently used go first), and the
 # geometries and part columns each template keeps (all forgotten when one more comes).
@@ -37,11 +38,13 @@ class BodyTemplate:
     ``shapes`` of each part's shape; owned, own: per name of PART_MATERIALS, (S,) bool
     whether the part's shape sets it, and (S,) the value it sets (0 where unset);
     own_density: each shape's own density, None where unset; any_owned: whether any shape
-    sets any of PART_MATERIALS.
+    sets any of PART_MATERIALS; may_be_dynamic: whether ``engine.segments.check_dynamic``
+    lets a dynamic body have these shapes.
     """
 
     __slots__ = (
-        "shapes", "unit", "part_shapes", "owned", "own", "own_density", "any_owned", "_made",
+        "shapes", "unit", "part_shapes", "owned", "own", "own_density", "any_owned",
+        "may_be_dynamic", "_made",
     )  # fmt: skip
 
     def __init__(self, shapes: tuple):
@@ -54,6 +57,11 @@ class BodyTemplate:
             self.owned[name], self.own[name] = _frozen(owned), _frozen(own)
         self.own_density = tuple(shape._material.get("density") for shape in shapes)
         self.any_owned = any(owned.any() for owned in self.owned.values())
+        try:
+            check_dynamic(shapes, "shapes")
+            self.may_be_dynamic = True
+        except ValueError:
+            self.may_be_dynamic = False
         self._made: dict = {}
 
     def geometry(self, density: float) -> BodyGeometry:

@@ -86,23 +86,27 @@ class PartTable:
             self._widen_to(packed.width)
         packed = widen(packed, self.width)
         rows = len(packed.count)
-        columns = {
-            "vertices": packed.vertices,
-            "normals": packed.normals,
-            "count": packed.count,
-            "radius": packed.radius,
-            "reach": part_reach(packed) if reach is None else reach,
-            **materials,
-        }
+        if reach is None:
+            reach = part_reach(packed)
         if rows == 1:  # one part: element writes, cheaper than slices
-            owner = body if np.ndim(body) == 0 else body[0]
-            self.table.append_one(
-                {"body": owner, "uid": self.next_uid}
-                | {name: column[0] for name, column in columns.items()}
-            )
+            row = {name: column[0] for name, column in materials.items()}
+            row["vertices"], row["normals"] = packed.vertices[0], packed.normals[0]
+            row["count"], row["radius"], row["reach"] = packed.count[0], packed.radius[0], reach[0]
+            row["body"] = body if np.ndim(body) == 0 else body[0]
+            row["uid"] = self.next_uid
+            self.table.append_one(row)
         else:
-            uids = np.arange(self.next_uid, self.next_uid + rows)
-            self.table.append(columns | {"body": body, "uid": uids}, rows)
+            columns = {
+                "vertices": packed.vertices,
+                "normals": packed.normals,
+                "count": packed.count,
+                "radius": packed.radius,
+                "reach": reach,
+                "body": body,
+                "uid": np.arange(self.next_uid, self.next_uid + rows),
+                **materials,
+            }
+            self.table.append(columns, rows)
         self.next_uid += rows
         self._packed_cache = None
 

@@ -300,6 +300,8 @@ class _BodyShapes:
     def check_dynamic(self, dynamic: np.ndarray) -> None:
         """``check_dynamic`` of the shapes of each dynamic body (once per template, named
         by the first dynamic body of it)."""
+        if all(body.may_be_dynamic for body in self.templates):
+            return
         for t, i in _first_of_each(self.index, dynamic, len(self.templates)).items():
             check_dynamic(self.templates[t].shapes, "shapes" if self.one else f"shapes[{i}]")
 

@@ -8,6 +8,7 @@ the step's arrays never change under it.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
@@ -84,36 +85,51 @@ class WorldBodies:
         """
         shapes = _check_shapes(shapes)
         position = np.array(bounded_components(position, "position", MAX_COORDINATE, "m"))
-        angle = as_finite_float(angle, "angle")
         velocity = np.array(bounded_components(velocity, "velocity", MAX_SPEED, "m/s"))
-        angular_velocity = as_bounded_float(
-            angular_velocity, "angular_velocity", MAX_ANGULAR_SPEED, "rad/s"
-        )
-        # One check per property, shared with the shapes and the body setters.
-        density = check_density(density)
-        friction = check_friction(friction)
-        restitution = check_restitution(restitution)
+        # One check per property, shared with the shapes and the body setters. An argument
+        # left at its default (the very object in the signature: valid, and its own checked
+        # value) needs none: most are, in a game spawning bodies.
+        given = _DEFAULTS
+        if angle is not given["angle"]:
+            angle = as_finite_float(angle, "angle")
+        if angular_velocity is not given["angular_velocity"]:
+            angular_velocity = as_bounded_float(
+                angular_velocity, "angular_velocity", MAX_ANGULAR_SPEED, "rad/s"
+            )
+        if density is not given["density"]:
+            density = check_density(density)
+        if friction is not given["friction"]:
+            friction = check_friction(friction)
+        if restitution is not given["restitution"]:
+            restitution = check_restitution(restitution)
         if kind not in KIND_CODES:
             raise ValueError(f"kind: must be one of {sorted(KIND_CODES)}, got {kind!r}")
         bullet = check_flag(bullet, "bullet")
         sensor = check_flag(sensor, "sensor")
         fixed_rotation = check_flag(fixed_rotation, "fixed_rotation")
-        category = check_bits(category, "category")
-        mask = check_bits(mask, "mask")
-        group = check_group(group)
+        if category is not given["category"]:
+            category = check_bits(category, "category")
+        if mask is not given["mask"]:
+            mask = check_bits(mask, "mask")
+        if group is not given["group"]:
+            group = check_group(group)
         own_threshold = _check_sleep_threshold(sleep_threshold)
-        damping = [check_damping(linear_damping, "linear_damping"),
-                   check_damping(angular_damping, "angular_damping")]  # fmt: skip
-        gravity_scale = check_gravity_scale(gravity_scale)
+        if linear_damping is not given["linear_damping"]:
+            linear_damping = check_damping(linear_damping, "linear_damping")
+        if angular_damping is not given["angular_damping"]:
+            angular_damping = check_damping(angular_damping, "angular_damping")
+        damping = [linear_damping, angular_damping]
+        if gravity_scale is not given["gravity_scale"]:
+            gravity_scale = check_gravity_scale(gravity_scale)
         tag = check_tag(tag)
         if origin not in ("centroid", "local"):
             raise ValueError(f"origin: must be 'centroid' or 'local', got {origin!r}")
 
         shapes = tuple(shapes)
-        if kind == "dynamic":
-            check_dynamic(shapes, "shapes")
-        # Each shape's own density, else the body's: the centre of mass is mass-weighted.
         body = template(shapes)
+        if kind == "dynamic" and not body.may_be_dynamic:
+            check_dynamic(shapes, "shapes")  # raises, saying why
+        # Each shape's own density, else the body's: the centre of mass is mass-weighted.
         geometry = body.geometry(density)
         centroid = geometry.centroid
         offset = -centroid if origin == "local" else np.zeros(2)
@@ -296,7 +312,7 @@ class WorldBodies:
         ``_change_body``). A static body's velocity can only be zero."""
         row = self._row_now(body)
         if row >= 0:
-            if field in MOTION and self._bodies.arrays["kind"][row] == KIND_CODES["static"]:
+            if field in MOTION and self._bodies.cells()["kind"][row] == KIND_CODES["static"]:
                 if np.any(np.asarray(value) != 0.0):
                     raise ValueError(f"{field}: a static body cannot move; make it kinematic")
             self._write_body(row, field, value)
@@ -354,11 +370,17 @@ class WorldBodies:
         a change by hand (a move, a new filter or material) would go unnoticed by a
         sleeping island. In a world where nothing sleeps, two reads decide that."""
         bodies = self._bodies
-        if not bodies.arrays["awake"][row]:
+        if not bodies.cells()["awake"][row]:
             self._wake_rows(row)
         if bodies.any_asleep():
-            self._wake_touching(bodies.arrays["body_id"].item(row))
+            self._wake_touching(bodies.cells()["body_id"][row])
 
+
+# add_body's arguments' defaults: one left at its default needs no check.
+_DEFAULTS = {
+    name: parameter.default
+    for name, parameter in inspect.signature(WorldBodies.add_body).parameters.items()
+}
 
 # The fields a static body must keep at zero, and those that place a body.
 MOTION = ("velocity", "angular_velocity")

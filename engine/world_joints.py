@@ -80,12 +80,12 @@ class WorldJoints:
 
     def _wake_joint(self, row: int) -> None:
         """Wake the bodies of the joint at table ``row`` (the islands of those asleep)."""
-        joints, bodies = self._joints.arrays, self._bodies
-        asleep = []
-        for body_id in (joints["body_a"].item(row), joints["body_b"].item(row)):
+        joints, bodies = self._joints.cells(), self._bodies
+        awake, asleep = bodies.cells()["awake"], []
+        for body_id in (joints["body_a"][row], joints["body_b"][row]):
             if body_id != WORLD:
                 body_row = bodies.row_of_id.item(body_id)
-                if body_row >= 0 and not bodies.arrays["awake"].item(body_row):
+                if body_row >= 0 and not awake[body_row]:
                     asleep.append(body_row)
         if asleep:
             self._wake_rows(np.array(asleep, dtype=np.int64))
