@@ -368,9 +368,7 @@ class _Made:
         for pair, i in _first_of_each(self.index, dynamic, len(self.pairs)).items():
             made = self.made[pair]
             for name, value in (("mass", made.mass), ("inertia", made.inertia)):
-                with np.errstate(over="ignore", divide="ignore"):
-                    usable = 0.0 < value < np.inf and 1.0 / value < np.inf
-                if not usable:
+                if not (0.0 < value < np.inf and 1.0 / value < np.inf):  # as add_body asks
                     argument = "density" if self.one_density else f"density[{i}]"
                     raise ValueError(
                         f"{argument}: gives these shapes a {name} of {value:g}, which "
@@ -394,7 +392,7 @@ class _Made:
                 owned = np.concatenate([t.owned[name] for t in templates])[self.source]
                 own = np.concatenate([t.own[name] for t in templates])[self.source]
                 value = np.where(owned, own, value)
-            columns[name] = value.astype(dtype)
+            columns[name] = np.asarray(value, dtype=dtype)  # the part table copies it
         return columns
 
     def each_body(self, handles: list, columns: dict, materials: dict):
@@ -406,7 +404,9 @@ class _Made:
             record = {name: _row(column, i) for name, column in columns.items()}
             rows = slice(start, end)
             packed = PackedParts(*(field[rows] for field in self.packed))
-            yield record, (packed, self.reach[rows]), {n: c[rows] for n, c in materials.items()}
+            # Copies: a column may be the caller's own array, changed before the step ends.
+            own = {name: column[rows].copy() for name, column in materials.items()}
+            yield record, (packed, self.reach[rows]), own
             start = end
 
 

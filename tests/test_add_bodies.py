@@ -360,7 +360,9 @@ def test_batches_during_a_step_wait_for_its_end_like_single_calls():
             done.append(True)
             positions = [(-4.0, 3.0), (-2.0, 3.0), (0.0, 3.0)]
             if batch:
-                added = world.add_bodies(BOX, positions, friction=0.2)
+                spots, friction = np.array(positions), np.full(3, 0.2)
+                added = world.add_bodies(BOX, spots, friction=friction)
+                spots[:], friction[:] = 9.0, 0.9  # the queued bodies keep what they were given
                 world.remove_bodies([crate, added[1]])
             else:
                 added = [world.add_body(BOX, position=p, friction=0.2) for p in positions]
