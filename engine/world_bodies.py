@@ -360,7 +360,8 @@ class WorldBodies:
     def _write_body(self, row: int, field: str, value) -> None:
         self._wake_for_change(row)
         column = self._bodies.arrays[field]
-        changed = field in POSE and np.any(column[row] != value)
+        # Compared as lists: numpy's any costs more than the write itself.
+        changed = field in POSE and column[row].tolist() != np.asarray(value).tolist()
         column[row] = value
         if changed:
             self._clock.pose_revision += 1  # tells the query index a pose changed outside step

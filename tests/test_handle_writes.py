@@ -187,3 +187,41 @@ def test_writes_find_their_rows_after_the_tables_grew_and_moved():
     assert world.velocities[row].tolist() == [2.0 / first.mass, 2.0]
     assert world.snapshot()._arrays["joint.motor_speed"].tolist() == [3.0]
     assert motor.motor_speed == 3.0
+
+
+# Forces and impulses from tiny to far past what a step takes.
+pushes = st.floats(-1e3, 1e3) | st.floats(-1e9, 1e9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    push=st.tuples(pushes, pushes),
+    edge=st.none() | st.tuples(st.integers(-6, 6), st.floats(0, 2 * math.pi)),
+    before=st.just((0.0, 0.0)) | st.tuples(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3)),
+    impulse=st.booleans(),
+)
+def test_a_push_between_steps_does_what_the_general_way_does(push, edge, before, impulse):
+    # A push at local point (0, 0), the centre of mass, goes the general way: the quick
+    # way must accept and refuse the same pushes, with the same words, to the same sums.
+    # ``edge``: a push whose result lands within a few bits of the step's limit instead.
+    results = []
+    for quick in (True, False):
+        world = World()
+        body = world.add_body(Box(1, 0.7), position=(0.3, 2.0), angle=0.4)  # 0.7 kg
+        method = body.apply_impulse if impulse else body.apply_force
+        method(before)  # something already pushed
+        if edge is not None:
+            bits, turn = edge
+            per_unit = 1.0 / body.mass * (1.0 if impulse else world.dt)  # m/s per N (s)
+            size = MAX_SPEED / per_unit
+            size += bits * math.ulp(size)
+            push = (size * math.cos(turn), size * math.sin(turn))
+        try:
+            method(push) if quick else method(push, local_point=(0.0, 0.0))
+        except ValueError as error:
+            results.append(("error", str(error)))
+            continue
+        snap = world.snapshot()._arrays
+        results.append([snap[f"body.{name}"].tobytes() for name in
+                        ("velocity", "angular_velocity", "force", "torque")])  # fmt: skip
+    assert results[0] == results[1]
