@@ -12,6 +12,7 @@ SUITES = [
     "bench.broadphase_bench",
     "bench.query_bench",
     "bench.step_bench",
+    "bench.small_worlds_bench",
     "bench.pyramid_bench",
     "bench.rain_bench",
     "bench.render_bench",

@@ -20,9 +20,9 @@ from .motion_settings import check_damping, check_gravity_scale
 from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
 from .validation import (
     as_bounded_float,
-    as_bounded_vector,
     as_finite_float,
     as_positive_float,
+    bounded_components,
 )
 
 
@@ -32,10 +32,16 @@ def _turned(vector: np.ndarray, angle: float) -> np.ndarray:
     return np.array([c * vector[0] - s * vector[1], s * vector[0] + c * vector[1]])
 
 
+def _has_offset(offset: np.ndarray) -> bool:
+    """Whether a body's (2,) origin_offset is not zero (its frame's origin lies away from
+    its centre of mass): two reads, cheaper than numpy's any."""
+    return bool(offset.item(0) or offset.item(1))
+
+
 def _frozen_copy(array: np.ndarray) -> np.ndarray:
     """A copy that refuses item assignment: writing into it could only be a mistake."""
     copy = array.copy()
-    copy.flags.writeable = False
+    copy.setflags(write=False)
     return copy
 
 
@@ -91,15 +97,22 @@ class Body(BodyMass, BodyFrames, BodyForces):
         ``origin="local"`` the place of its shapes' origin (``center_of_mass`` is then
         elsewhere). A read-only copy, so that ``body.position[0] = 5`` raises instead of
         changing nothing; assign the whole vector to move the body."""
-        return _frozen_copy(self._origin())
+        bodies = self._world._bodies
+        row = bodies.row_of_id.item(self._id)
+        if row >= 0 and not _has_offset(bodies.arrays["origin_offset"][row]):
+            position = bodies.arrays["position"][row].copy()
+            position.setflags(write=False)
+            return position
+        return _frozen_copy(self._origin())  # the general way: a queued or removed body too
 
     @position.setter
     def position(self, value) -> None:
-        value = as_bounded_vector(value, "position", MAX_COORDINATE, "m")
-        if not self._get("origin_offset").any():
+        value = bounded_components(value, "position", MAX_COORDINATE, "m")
+        if not _has_offset(self._get("origin_offset")):
             self._set("position", value)
             return
         world = self._world
+        value = np.array(value)
 
         def move(row: int) -> None:
             bodies = world._bodies.arrays
@@ -118,7 +131,9 @@ class Body(BodyMass, BodyFrames, BodyForces):
         """(2,) the origin of the body's frame in the world."""
         offset = self._get("origin_offset")
         centre = self._get("position")
-        return centre + _turned(offset, self._get("angle")) if offset.any() else centre.copy()
+        if _has_offset(offset):
+            return centre + _turned(offset, self._get("angle"))
+        return centre.copy()
 
     @property
     def angle(self) -> float:
@@ -129,7 +144,7 @@ class Body(BodyMass, BodyFrames, BodyForces):
     @angle.setter
     def angle(self, value) -> None:
         value = as_finite_float(value, "angle")
-        if not self._get("origin_offset").any():
+        if not _has_offset(self._get("origin_offset")):
             self._set("angle", value)
             return
         world = self._world
@@ -151,7 +166,7 @@ class Body(BodyMass, BodyFrames, BodyForces):
 
     @velocity.setter
     def velocity(self, value) -> None:
-        self._set("velocity", as_bounded_vector(value, "velocity", MAX_SPEED, "m/s"))
+        self._set("velocity", bounded_components(value, "velocity", MAX_SPEED, "m/s"))
 
     @property
     def angular_velocity(self) -> float:

@@ -82,7 +82,9 @@ class BodyStore(Table):
     }
     EXCLUDED = {
         "_columns": "cache of the field views, rebuilt on demand",
+        "_cells": "cache of the fields' memoryviews, rebuilt on demand",
         "handle_array": "cache of handles as an object array, rebuilt on demand",
+        "_any_asleep": "cache: whether some body sleeps, found again after it may change",
     }
 
     def __init__(self, capacity: int = 16):
@@ -92,34 +94,77 @@ class BodyStore(Table):
         self.row_of_id = np.full(16, -1, dtype=np.int64)
         self.next_id = 0
         self.next_island = 0
+        self._any_asleep = None
+
+    def any_asleep(self) -> bool:
+        """True when some live body sleeps. Remembered: ``sleep_changed`` forgets it."""
+        if self._any_asleep is None:
+            self._any_asleep = not self.view("awake").all()
+        return self._any_asleep
+
+    def sleep_changed(self) -> None:
+        """Bodies may have fallen asleep or woken (a step, ``awake`` set): forget
+        ``any_asleep``. Adding and removing bodies need not call it (a new body is awake,
+        and removing one leaves a world without sleepers without sleepers)."""
+        self._any_asleep = None
 
     def new_id(self) -> int:
         """Hand out the next body id (its row stays -1 until ``add`` enters the body)."""
+        if self.next_id >= len(self.row_of_id):
+            return self.new_ids(1)[0]
         body_id = self.next_id
         self.next_id += 1
-        if body_id >= len(self.row_of_id):
-            grown = np.full(2 * len(self.row_of_id), -1, dtype=np.int64)
-            grown[: len(self.row_of_id)] = self.row_of_id
-            self.row_of_id = grown
         self.row_of_id[body_id] = -1
         return body_id
 
+    def new_ids(self, count: int) -> range:
+        """Hand out the next ``count`` body ids, in order (rows -1 until entered)."""
+        first = self.next_id
+        self.next_id += count
+        if self.next_id > len(self.row_of_id):
+            grown = np.full(max(self.next_id, 2 * len(self.row_of_id)), -1, dtype=np.int64)
+            grown[: len(self.row_of_id)] = self.row_of_id
+            self.row_of_id = grown
+        self.row_of_id[first : self.next_id] = -1
+        return range(first, self.next_id)
+
     def add(self, handle, record: dict) -> int:
-        """Append one body (its fields in ``record``) and its handle; returns its row."""
-        row = self.append(record)
+        """Append one body (its fields in ``record``, scalars and (2,) vectors; the others
+        0) and its handle; returns its row."""
+        row = self.append_one(record)
         self.row_of_id[handle._id] = row
         self.handles.append(handle)
         self.handle_array = None
         return row
 
+    def add_many(self, handles: list, columns: dict) -> int:
+        """Append B bodies (field -> (B, ...) column; a missing field is 0) and their B
+        handles, in order; returns the first one's row."""
+        first = self.append(columns, len(handles))
+        self.row_of_id[columns["body_id"]] = np.arange(first, self.count)
+        self.handles.extend(handles)
+        self.handle_array = None
+        return first
+
+    def keep(self, kept: np.ndarray) -> None:
+        """Keep the rows where ``kept`` (N,) bool is True, in their order, and their
+        handles; the others' ids map to -1 and the rest to their new rows."""
+        ids = self.view("body_id")
+        self.row_of_id[ids[~kept]] = -1
+        self.row_of_id[ids[kept]] = np.arange(int(kept.sum()))
+        self.handles = [handle for handle, keep in zip(self.handles, kept.tolist()) if keep]
+        self.handle_array = None
+        self.keep_rows(kept)
+
     def remove(self, row: int) -> None:
-        """Delete body row ``row`` and its handle; later rows move down by one."""
-        body_id = int(self.view("body_id")[row])
+        """Delete body row ``row`` and its handle; later rows move down by one (only
+        theirs are renumbered in ``row_of_id``, not every id ever handed out)."""
+        self.row_of_id[self.cells()["body_id"][row]] = -1
+        if row + 1 < self.count:
+            self.row_of_id[self.view("body_id")[row + 1 :]] -= 1
         self.delete(row)
         self.handles.pop(row)
         self.handle_array = None
-        self.row_of_id[body_id] = -1
-        self.row_of_id[self.row_of_id > row] -= 1
 
     def handle_objects(self) -> np.ndarray:
         """(N,) object array of the Body handles in row order, cached until one changes."""

@@ -38,6 +38,12 @@ class Rule:
         below = values < self.high if self.high_open else values <= self.high
         return above & below
 
+    def holds_number(self, value) -> bool:
+        """``holds`` for one Python number, without numpy's cost (NaN is not within)."""
+        above = value > self.low if self.low_open else value >= self.low
+        below = value < self.high if self.high_open else value <= self.high
+        return above and below
+
 
 NON_NEGATIVE = Rule(0.0, math.inf, "must be >= 0")
 POSITIVE = Rule(0.0, math.inf, "must be > 0", low_open=True)
@@ -90,7 +96,7 @@ def check_integer(setting: str, value, argument: str | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{argument}: expected an int, got {type(value).__name__}")
     rule = RULES[setting]
-    if not rule.holds(int(value)):
+    if not rule.holds_number(int(value)):
         raise ValueError(f"{argument}: {rule.text}, got {value}")
     return int(value)
 
@@ -99,7 +105,7 @@ def check_rule(rule: Rule, value, argument: str) -> float:
     """``value`` as a float within ``rule``; TypeError for a non-number, ValueError naming
     ``argument`` otherwise."""
     number = as_finite_float(value, argument)
-    if not rule.holds(number):
+    if not rule.holds_number(number):
         raise ValueError(f"{argument}: {rule.text}, got {number:g}")
     return number
 

@@ -15,7 +15,7 @@ from .body import Body
 from .field_rules import NON_NEGATIVE, POSITIVE, check_rule
 from .joint_store import DISTANCE, WORLD
 from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE
-from .validation import as_bounded_float, as_bounded_vector, as_finite_float, as_positive_float
+from .validation import as_bounded_float, as_finite_float, as_positive_float, bounded_components
 
 
 def _non_negative(value, argument: str) -> float:
@@ -28,7 +28,7 @@ def _positive(value, argument: str) -> float:
 
 def _point(value, argument: str) -> np.ndarray:
     """A world point (2,) within the coordinates the step represents."""
-    return as_bounded_vector(value, argument, MAX_COORDINATE, "m")
+    return np.array(bounded_components(value, argument, MAX_COORDINATE, "m"))
 
 
 def _spin(value, argument: str) -> float:

@@ -96,12 +96,52 @@ class JointStore(Table):
         "handles": "as joint ids (joint.joint_id) and classes (joint.kind)",
         "next_id": "header state.next_joint_id",
     }
-    EXCLUDED = {"_columns": "cache of the field views, rebuilt on demand"}
+    EXCLUDED = {
+        "_columns": "cache of the field views, rebuilt on demand",
+        "_cells": "cache of the fields' memoryviews, rebuilt on demand",
+        "_rows": "cache of each joint id's row, rebuilt on demand",
+        "_joined": "cache of the ids of the bodies in joints, rebuilt on demand",
+    }
 
     def __init__(self, capacity: int = 16):
         super().__init__(JOINT_FIELDS, capacity)
         self.handles: list = []
         self.next_id = 0
+        self._rows = None
+        self._joined = None
+
+    def row_of(self, joint_id: int) -> int:
+        """The row of joint ``joint_id``, or -1 when it is not in the table: a dict lookup
+        (the map is built again after rows were deleted)."""
+        if self._rows is None:
+            self._rows = {j: row for row, j in enumerate(self.view("joint_id").tolist())}
+        return self._rows.get(joint_id, -1)
+
+    def joined_ids(self) -> set:
+        """The ids of the bodies in joints (WORLD too, when a joint holds a body to the
+        world): a set, built again after joints were added or removed."""
+        if self._joined is None:
+            self._joined = set(self.view("body_a").tolist()) | set(self.view("body_b").tolist())
+        return self._joined
+
+    def append(self, values: dict, rows: int = 1) -> int:
+        """``Table.append``, keeping the id map."""
+        self._joined = None
+        first = super().append(values, rows)
+        if self._rows is not None:
+            ids = self.arrays["joint_id"][first : first + rows].tolist()
+            self._rows.update(zip(ids, range(first, first + rows)))
+        return first
+
+    def delete(self, first: int, rows: int = 1) -> None:
+        """``Table.delete``; later rows move, so the id map is built again when next read."""
+        super().delete(first, rows)
+        self._rows = self._joined = None
+
+    def fill(self, columns: dict, count: int) -> None:
+        """``Table.fill``; the id map is built again when next read."""
+        super().fill(columns, count)
+        self._rows = self._joined = None
 
     def to_arrays(self) -> dict:
         """Copies of the live rows of every field (``joint.<field>``)."""

@@ -8,6 +8,8 @@ header scalar ``next_part_uid``: ``to_arrays``, ``scalars``, ``validate``, ``fro
 
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 
 from .materials import PART_MATERIALS
@@ -75,44 +77,64 @@ class PartTable:
         self.table._fields["vertices"] = ((width, 2), np.float64)
         self.table._fields["normals"] = ((width, 2), np.float64)
 
-    def append(self, packed: PackedParts, body: int, materials: dict) -> None:
-        """Add the parts of one body (already in its centre-of-mass frame); materials: the
-        columns of ``engine.materials.part_materials``, (S,) each."""
+    def append(self, packed: PackedParts, body, materials: dict, reach=None) -> None:
+        """Add the parts of one body (already in its centre-of-mass frame), or of several
+        bodies in row order; body: the owner row, one for all or (S,); materials: the
+        columns of ``engine.materials.part_materials``, (S,) each; reach: (S,) the
+        parts' ``part_reach`` when known (None: computed here)."""
         if packed.width > self.width:
             self._widen_to(packed.width)
         packed = widen(packed, self.width)
         rows = len(packed.count)
-        uids = np.arange(self.next_uid, self.next_uid + rows)
-        self.next_uid += rows
-        self.table.append(
-            {
+        if reach is None:
+            reach = part_reach(packed)
+        if rows == 1:  # one part: element writes, cheaper than slices
+            row = {name: column[0] for name, column in materials.items()}
+            row["vertices"], row["normals"] = packed.vertices[0], packed.normals[0]
+            row["count"], row["radius"], row["reach"] = packed.count[0], packed.radius[0], reach[0]
+            row["body"] = body if np.ndim(body) == 0 else body[0]
+            row["uid"] = self.next_uid
+            self.table.append_one(row)
+        else:
+            columns = {
                 "vertices": packed.vertices,
                 "normals": packed.normals,
                 "count": packed.count,
                 "radius": packed.radius,
+                "reach": reach,
                 "body": body,
-                "uid": uids,
-                "reach": np.sqrt((packed.vertices**2).sum(axis=2)).max(axis=1) + packed.radius,
+                "uid": np.arange(self.next_uid, self.next_uid + rows),
                 **materials,
-            },
-            rows,
-        )
+            }
+            self.table.append(columns, rows)
+        self.next_uid += rows
         self._packed_cache = None
 
     def rows_of(self, body: int) -> slice:
         """The part rows of body row ``body`` (a contiguous run)."""
-        owners = self.table.view("body")
-        return slice(
-            int(np.searchsorted(owners, body)), int(np.searchsorted(owners, body, "right"))
-        )
+        # A binary search of the owners' cells: a few element reads, no numpy call.
+        owners, count = self.table.cells()["body"], self.table.count
+        first = bisect.bisect_left(owners, body, 0, count)
+        return slice(first, bisect.bisect_right(owners, body, first, count))
 
-    def delete_body(self, body: int) -> None:
-        """Remove the parts of body row ``body`` and renumber the rows of later bodies."""
+    def delete_body(self, body: int) -> slice:
+        """Remove the parts of body row ``body`` and renumber the rows of later bodies
+        (theirs are the parts after its own: parts are in body order); returns the rows
+        the parts had."""
+        rows = self.rows_of(body)
+        self.table.delete(rows.start, rows.stop - rows.start)
+        if rows.start < self.table.count:
+            self.table.view("body")[rows.start :] -= 1
+        self._packed_cache = None
+        return rows
+
+    def keep_bodies(self, kept: np.ndarray) -> None:
+        """Keep the parts of the body rows where ``kept`` (N,) bool is True and renumber
+        their owners to the rows those bodies move to."""
         owners = self.table.view("body")
-        rows = np.flatnonzero(owners == body)
-        self.table.delete(int(rows[0]), len(rows))
+        self.table.keep_rows(kept[owners])
         owners = self.table.view("body")
-        owners[owners > body] -= 1
+        owners[:] = (np.cumsum(kept) - 1)[owners]
         self._packed_cache = None
 
     def packed(self) -> PackedParts:
@@ -178,6 +200,12 @@ class PartTable:
         parts.table.fill(columns, count)
         parts.next_uid = next_uid
         return parts
+
+
+def part_reach(packed: PackedParts) -> np.ndarray:
+    """(S,) each part's reach: the distance from its body's centre of mass to its farthest
+    point (the padding repeats a vertex, so the slots' width changes nothing)."""
+    return np.sqrt((packed.vertices**2).sum(axis=2)).max(axis=1) + packed.radius
 
 
 def _check_invariants(check: ArrayChecker, parts: dict, n: int, k: int, next_uid: int) -> None:

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
+
+FLOAT64 = np.dtype(np.float64)
+# The fast paths take a vector whose length is clearly inside its limit; one within this
+# share of it (or past it) goes the full way, so that every bound is judged exactly as the
+# full check judges it (numpy's hypot, which may differ from math's in the last bit).
+_CLEAR_OF_LIMIT = 1.0 - 1e-9
 
 
 def as_finite_float(value, argument: str) -> float:
@@ -13,6 +20,8 @@ def as_finite_float(value, argument: str) -> float:
     Raises TypeError for a non-number (bools are refused: ``True`` as a radius is a bug),
     ValueError for NaN or infinity.
     """
+    if type(value) is float and math.isfinite(value):
+        return value  # the usual case, checked in a few nanoseconds
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{argument}: expected a real number, got {type(value).__name__}")
     try:
@@ -21,7 +30,7 @@ def as_finite_float(value, argument: str) -> float:
         raise ValueError(
             f"{argument}: must be finite, got a number too large for float64"
         ) from None
-    if not np.isfinite(result):
+    if not math.isfinite(result):
         raise ValueError(f"{argument}: must be finite, got {result}")
     return result
 
@@ -97,10 +106,59 @@ def as_bounded_vector(value, argument: str, limit: float, unit: str) -> np.ndarr
     return vector
 
 
+def bounded_components(value, argument: str, limit: float, unit: str) -> tuple[float, float]:
+    """``as_bounded_vector`` as two Python floats (x, y): the same checks and messages.
+
+    A pair of floats or ints, or a (2,) float64 array, clearly inside the limit is taken
+    at once; anything else (other types, non-finite entries, a length near or past the
+    limit) goes through ``as_bounded_vector``.
+    """
+    kind = type(value)
+    if kind is tuple or kind is list:
+        try:
+            x, y = value
+        except ValueError:
+            pass  # not two entries: the full check says what is wrong
+        else:
+            plain = type(x) is float and type(y) is float
+            if not plain:
+                x, y = _plain_floats(x, y)
+            if math.hypot(x, y) < limit * _CLEAR_OF_LIMIT:  # False for NaN and infinity
+                return value if plain and kind is tuple else (x, y)
+    elif kind is np.ndarray and value.dtype is FLOAT64 and value.shape == (2,):
+        x, y = value.tolist()
+        if math.hypot(x, y) < limit * _CLEAR_OF_LIMIT:
+            return x, y
+    x, y = as_bounded_vector(value, argument, limit, unit).tolist()
+    return x, y
+
+
+def _plain_floats(x, y) -> tuple[float, float]:
+    """Two ints or floats as floats; (nan, nan), sent on to the full check, for anything
+    else (a bool, a numpy number, an int past float64)."""
+    if type(x) in _PLAIN_NUMBERS and type(y) in _PLAIN_NUMBERS:
+        try:
+            return float(x), float(y)
+        except OverflowError:
+            pass
+    return math.nan, math.nan
+
+
+_PLAIN_NUMBERS = (float, int)  # exactly these types: a bool is not a number here
+
+
+def clear_of(limit: float) -> float:
+    """The length below which a vector is clearly within ``limit``: ``math.hypot`` below
+    it, numpy's hypot is within too. A length at or past it (or NaN) is for
+    ``check_bound`` of numpy's hypot to judge."""
+    return limit * _CLEAR_OF_LIMIT
+
+
 def as_bounded_float(value, argument: str, limit: float, unit: str) -> float:
     """A finite real number whose magnitude is at most ``limit`` (in ``unit``)."""
     result = as_finite_float(value, argument)
-    check_bound(abs(result), argument, limit, unit)
+    if not abs(result) <= limit:
+        check_bound(abs(result), argument, limit, unit)
     return result
 
 

@@ -57,6 +57,7 @@ from .validation import (
 )
 from .warm_start import WarmStartCache
 from .world_base import WorldBase
+from .world_batches import WorldBatches
 from .world_bodies import WorldBodies
 from .world_events import WorldEvents
 from .world_joints import WorldJoints
@@ -66,7 +67,14 @@ from .world_views import WorldViews
 
 
 class World(
-    WorldSettings, WorldBodies, WorldJoints, WorldViews, WorldQueries, WorldEvents, WorldBase
+    WorldSettings,
+    WorldBodies,
+    WorldBatches,
+    WorldJoints,
+    WorldViews,
+    WorldQueries,
+    WorldEvents,
+    WorldBase,
 ):
     """A 2D world of rigid bodies stepped with a fixed timestep.
 
@@ -251,6 +259,7 @@ class World(
             advance_one_step(self)
         finally:
             self._stepping = False
+            self._bodies.sleep_changed()  # islands may have fallen asleep
         self._apply_deferred()
         error = self._event_log.take_presolve_error()
         if error is not None:
@@ -283,6 +292,7 @@ class World(
         awake[woken] = True
         if restart:
             self._bodies.view("sleep_time")[woken] = 0.0
+        self._bodies.sleep_changed()
 
     # -- snapshots ------------------------------------------------------------------------
     def snapshot(self):

@@ -8,23 +8,16 @@ the step's arrays never change under it.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
 
 from .body import Body
-from .body_geometry import body_geometry
 from .body_store import KIND_CODES
+from .body_template import template
 from .filtering import check_bits, check_group, check_tag
-from .materials import (
-    check_density,
-    check_flag,
-    check_friction,
-    check_restitution,
-    own_values,
-    part_materials,
-    shape_densities,
-)
+from .materials import check_density, check_flag, check_friction, check_restitution
 from .motion_settings import check_damping, check_gravity_scale
 from .segments import check_dynamic
 from .settings import (
@@ -38,6 +31,7 @@ from .validation import (
     as_bounded_vector,
     as_finite_float,
     as_positive_float,
+    bounded_components,
 )
 
 
@@ -90,37 +84,54 @@ class WorldBodies:
         (see ``on``). user_data: anything the program keeps with the body.
         """
         shapes = _check_shapes(shapes)
-        position = as_bounded_vector(position, "position", MAX_COORDINATE, "m")
-        angle = as_finite_float(angle, "angle")
-        velocity = as_bounded_vector(velocity, "velocity", MAX_SPEED, "m/s")
-        angular_velocity = as_bounded_float(
-            angular_velocity, "angular_velocity", MAX_ANGULAR_SPEED, "rad/s"
-        )
-        # One check per property, shared with the shapes and the body setters.
-        density = check_density(density)
-        friction = check_friction(friction)
-        restitution = check_restitution(restitution)
+        position = np.array(bounded_components(position, "position", MAX_COORDINATE, "m"))
+        velocity = np.array(bounded_components(velocity, "velocity", MAX_SPEED, "m/s"))
+        # One check per property, shared with the shapes and the body setters. An argument
+        # left at its default (the very object in the signature: valid, and its own checked
+        # value) needs none: most are, in a game spawning bodies.
+        given = _DEFAULTS
+        if angle is not given["angle"]:
+            angle = as_finite_float(angle, "angle")
+        if angular_velocity is not given["angular_velocity"]:
+            angular_velocity = as_bounded_float(
+                angular_velocity, "angular_velocity", MAX_ANGULAR_SPEED, "rad/s"
+            )
+        if density is not given["density"]:
+            density = check_density(density)
+        if friction is not given["friction"]:
+            friction = check_friction(friction)
+        if restitution is not given["restitution"]:
+            restitution = check_restitution(restitution)
         if kind not in KIND_CODES:
             raise ValueError(f"kind: must be one of {sorted(KIND_CODES)}, got {kind!r}")
         bullet = check_flag(bullet, "bullet")
         sensor = check_flag(sensor, "sensor")
         fixed_rotation = check_flag(fixed_rotation, "fixed_rotation")
-        category = check_bits(category, "category")
-        mask = check_bits(mask, "mask")
-        group = check_group(group)
+        if category is not given["category"]:
+            category = check_bits(category, "category")
+        if mask is not given["mask"]:
+            mask = check_bits(mask, "mask")
+        if group is not given["group"]:
+            group = check_group(group)
         own_threshold = _check_sleep_threshold(sleep_threshold)
-        damping = [check_damping(linear_damping, "linear_damping"),
-                   check_damping(angular_damping, "angular_damping")]  # fmt: skip
-        gravity_scale = check_gravity_scale(gravity_scale)
+        if linear_damping is not given["linear_damping"]:
+            linear_damping = check_damping(linear_damping, "linear_damping")
+        if angular_damping is not given["angular_damping"]:
+            angular_damping = check_damping(angular_damping, "angular_damping")
+        damping = [linear_damping, angular_damping]
+        if gravity_scale is not given["gravity_scale"]:
+            gravity_scale = check_gravity_scale(gravity_scale)
         tag = check_tag(tag)
         if origin not in ("centroid", "local"):
             raise ValueError(f"origin: must be 'centroid' or 'local', got {origin!r}")
 
-        if kind == "dynamic":
-            check_dynamic(shapes, "shapes")
+        shapes = tuple(shapes)
+        body = template(shapes)
+        if kind == "dynamic" and not body.may_be_dynamic:
+            check_dynamic(shapes, "shapes")  # raises, saying why
         # Each shape's own density, else the body's: the centre of mass is mass-weighted.
-        geometry = body_geometry(shapes, shape_densities(shapes, density))
-        local, centroid = geometry.parts, geometry.centroid
+        geometry = body.geometry(density)
+        centroid = geometry.centroid
         offset = -centroid if origin == "local" else np.zeros(2)
         if origin == "local":
             c, s = math.cos(angle), math.sin(angle)
@@ -167,19 +178,23 @@ class WorldBodies:
             "gravity_scale": gravity_scale,
             "fixed_rotation": fixed_rotation,
         }
-        materials = part_materials(shapes, record)
-        handle = Body(self, self._bodies.new_id(), tuple(shapes), tag, user_data)
+        materials = body.part_columns(record)
+        parts = body.parts(density, self._parts.width)
+        handle = Body(self, self._bodies.new_id(), shapes, tag, user_data)
         if self._stepping:
             # Inside a presolve handler the step's arrays are in use: add after the step.
-            self._deferred.append(("add", handle, record, local, materials))
+            self._deferred.append(("add", handle, record, parts, materials))
         else:
-            self._insert(handle, record, local, materials)
+            self._insert(handle, record, parts, materials)
         return handle
 
-    def _insert(self, handle: Body, record: dict, local, materials: dict) -> None:
+    def _insert(self, handle: Body, record: dict, parts: tuple, materials: dict) -> None:
+        """Enter a checked body: its ``record`` of fields, its ``parts`` (PackedParts in its
+        own frame, (S,) reach) and their ``materials`` columns."""
         record["body_id"] = handle._id
         row = self._bodies.add(handle, record)
-        self._parts.append(local, row, materials)
+        packed, reach = parts
+        self._parts.append(packed, row, materials, reach)
         self._clock.pose_revision += 1  # the query index must see the new body
 
     def _apply_deferred(self) -> None:
@@ -234,12 +249,17 @@ class WorldBodies:
         if body._world is not self:
             raise ValueError("body: it belongs to another world")
         row = self._row_of(body)
-        pending = [entry[1] for entry in self._deferred]
-        if (
-            row < 0
-            and body not in pending
-            or any(action == "remove" and handle is body for action, handle, *_ in self._deferred)
-        ):
+        if self._deferred:
+            pending = [entry[1] for entry in self._deferred]
+            if (
+                row < 0
+                and body not in pending
+                or any(
+                    action == "remove" and handle is body for action, handle, *_ in self._deferred
+                )
+            ):
+                raise ValueError("body: it has already been removed")
+        elif row < 0:
             raise ValueError("body: it has already been removed")
         if self._stepping or row < 0:
             # Inside a presolve handler, or added during this step: remove after the step.
@@ -247,14 +267,16 @@ class WorldBodies:
             return
         # Bodies resting on the removed one wake up (and fall, if it held them); its
         # joints go with it, and what they held wakes too.
-        self._wake_touching(body._id)
-        self._wake_rows(row)
-        mine = (self._joints.view("body_a") == body._id) | (self._joints.view("body_b") == body._id)
-        for joint_row in np.flatnonzero(mine)[::-1]:  # from the back: rows stay valid
-            self._delete_joint(int(joint_row))
-        part_rows = np.flatnonzero(self._parts.table.view("body") == row)
-        self._warm.forget_parts(int(part_rows[0]), len(part_rows))
-        self._parts.delete_body(row)
+        if self._bodies.any_asleep():
+            self._wake_touching(body._id)
+            self._wake_rows(row)
+        joints = self._joints
+        if body._id in joints.joined_ids():
+            mine = (joints.view("body_a") == body._id) | (joints.view("body_b") == body._id)
+            for joint_row in np.flatnonzero(mine)[::-1]:  # from the back: rows stay valid
+                self._delete_joint(int(joint_row))
+        parts = self._parts.delete_body(row)
+        self._warm.forget_parts(parts.start, parts.stop - parts.start)
         self._bodies.remove(row)
         self._clock.pose_revision += 1  # the query index must drop the body
 
@@ -264,12 +286,20 @@ class WorldBodies:
         return list(self._bodies.handles)
 
     def _row_of(self, body: Body) -> int:
-        return int(self._bodies.row_of_id[body._id])
+        return self._bodies.row_of_id.item(body._id)
+
+    def _row_now(self, body: Body) -> int:
+        """The body's row when a write may go straight into it: between steps, for a body
+        in the table. -1 otherwise: a write then takes the general way (queued during a
+        step, refused for a removed body)."""
+        if self._stepping or self._deferred:
+            return -1
+        return self._bodies.row_of_id.item(body._id)
 
     def _read_body(self, body: Body, field: str):
         """One field of a body's row; for a body queued to be added during this step, the
         value it will be added with. ValueError once the body is removed."""
-        row = self._row_of(body)
+        row = self._bodies.row_of_id.item(body._id)
         if row >= 0:
             return self._bodies.arrays[field][row]
         for action, handle, *data in self._deferred:
@@ -280,9 +310,16 @@ class WorldBodies:
     def _set_body(self, body: Body, field: str, value) -> None:
         """Set one (validated) field of a body: now, or when the step ends (see
         ``_change_body``). A static body's velocity can only be zero."""
+        row = self._row_now(body)
+        if row >= 0:
+            if field in MOTION and self._bodies.cells()["kind"][row] == KIND_CODES["static"]:
+                if np.any(np.asarray(value) != 0.0):
+                    raise ValueError(f"{field}: a static body cannot move; make it kinematic")
+            self._write_body(row, field, value)
+            return
         if not self._holds(body):
             raise ValueError("body: it has been removed from its world")
-        if field in ("velocity", "angular_velocity") and np.any(np.asarray(value) != 0.0):
+        if field in MOTION and np.any(np.asarray(value) != 0.0):
             if self._read_body(body, "kind") == KIND_CODES["static"]:
                 raise ValueError(f"{field}: a static body cannot move; make it kinematic")
         self._change_body(body, lambda row: self._write_body(row, field, value))
@@ -291,7 +328,7 @@ class WorldBodies:
         """Set the body's (validated) ``name``, one of PART_MATERIALS, and that of every
         part whose shape leaves it unset (a shape's own value wins): now, or when the step
         ends (see ``_change_body``)."""
-        owned, _ = own_values(body._shapes, name)
+        owned = template(body._shapes).owned[name]
 
         def change(row: int) -> None:
             self._write_body(row, name, value)
@@ -318,18 +355,37 @@ class WorldBodies:
         bodies["angular_velocity"][row] = 0.0
         bodies["island"][row] = self._bodies.next_island
         self._bodies.next_island += 1
+        self._bodies.sleep_changed()
 
     def _write_body(self, row: int, field: str, value) -> None:
-        # Any change by hand (a move, a new filter or material) wakes the body's island and
-        # whatever rests on it: a sleeping island would not notice it.
-        self._wake_rows(row)
-        self._wake_touching(int(self._bodies.arrays["body_id"][row]))
-        changed = field in ("position", "angle") and np.any(
-            self._bodies.arrays[field][row] != value
-        )
-        self._bodies.arrays[field][row] = value
+        self._wake_for_change(row)
+        column = self._bodies.arrays[field]
+        # Compared as lists: numpy's any costs more than the write itself.
+        changed = field in POSE and column[row].tolist() != np.asarray(value).tolist()
+        column[row] = value
         if changed:
             self._clock.pose_revision += 1  # tells the query index a pose changed outside step
+
+    def _wake_for_change(self, row: int) -> None:
+        """Wake the island of the body at ``row`` and whatever touched it in the last step:
+        a change by hand (a move, a new filter or material) would go unnoticed by a
+        sleeping island. In a world where nothing sleeps, two reads decide that."""
+        bodies = self._bodies
+        if not bodies.cells()["awake"][row]:
+            self._wake_rows(row)
+        if bodies.any_asleep():
+            self._wake_touching(bodies.cells()["body_id"][row])
+
+
+# add_body's arguments' defaults: one left at its default needs no check.
+_DEFAULTS = {
+    name: parameter.default
+    for name, parameter in inspect.signature(WorldBodies.add_body).parameters.items()
+}
+
+# The fields a static body must keep at zero, and those that place a body.
+MOTION = ("velocity", "angular_velocity")
+POSE = ("position", "angle")
 
 
 def _check_sleep_threshold(value) -> float:
@@ -337,14 +393,17 @@ def _check_sleep_threshold(value) -> float:
     return 0.0 if value is None else as_positive_float(value, "sleep_threshold")
 
 
-def _check_shapes(shapes) -> list:
+def _check_shapes(shapes, argument: str = "shapes") -> list:
+    """A body's shapes as a list: one Shape, or a non-empty list or tuple of them."""
     if isinstance(shapes, Shape):
         return [shapes]
     if isinstance(shapes, (list, tuple)):
         if not shapes:
-            raise ValueError("shapes: a body needs at least one shape")
+            raise ValueError(f"{argument}: a body needs at least one shape")
         for shape in shapes:
             if not isinstance(shape, Shape):
-                raise TypeError(f"shapes: expected shapes, got {type(shape).__name__}")
+                raise TypeError(f"{argument}: expected shapes, got {type(shape).__name__}")
         return list(shapes)
-    raise TypeError(f"shapes: expected a shape or a list of shapes, got {type(shapes).__name__}")
+    raise TypeError(
+        f"{argument}: expected a shape or a list of shapes, got {type(shapes).__name__}"
+    )

@@ -79,9 +79,16 @@ class WorldJoints:
         self._joints.handles.pop(row)
 
     def _wake_joint(self, row: int) -> None:
-        """Wake the bodies of the joint at table ``row``."""
-        slots = self._joint_slots()[row]
-        self._wake_rows(slots[slots < self._bodies.count])
+        """Wake the bodies of the joint at table ``row`` (the islands of those asleep)."""
+        joints, bodies = self._joints.cells(), self._bodies
+        awake, asleep = bodies.cells()["awake"], []
+        for body_id in (joints["body_a"][row], joints["body_b"][row]):
+            if body_id != WORLD:
+                body_row = bodies.row_of_id.item(body_id)
+                if body_row >= 0 and not awake[body_row]:
+                    asleep.append(body_row)
+        if asleep:
+            self._wake_rows(np.array(asleep, dtype=np.int64))
 
     @property
     def joints(self) -> list:
@@ -90,8 +97,7 @@ class WorldJoints:
 
     def _joint_row(self, joint: Joint) -> int:
         """The joint's table row, or -1 when it is not in the table."""
-        rows = np.flatnonzero(self._joints.view("joint_id") == joint._id)
-        return int(rows[0]) if len(rows) else -1
+        return self._joints.row_of(joint._id)
 
     def _holds_joint(self, joint: Joint) -> bool:
         """True while ``joint`` is in this world (or queued to be added during this step)
@@ -104,6 +110,11 @@ class WorldJoints:
 
     def _change_joint(self, joint: Joint, field: str, value) -> None:
         """Write one field of a joint's row: now, or when the step ends if one is running."""
+        if not (self._stepping or self._deferred) and joint._world is self:
+            row = self._joints.row_of(joint._id)
+            if row >= 0:  # between steps, in the table: write it now
+                self._write_joint(row, field, value)
+                return
         if not self._holds_joint(joint):
             raise ValueError("joint: it has been removed from its world")
         if self._stepping or self._joint_row(joint) < 0:
