@@ -123,9 +123,7 @@ class BodyForces:
         """
         jx, jy = bounded_components(impulse, "impulse", LARGEST, "N s")
         world = self._world
-        row = -1
-        if local_point is None and not (world._stepping or world._deferred):
-            row = world._bodies.row_of_id.item(self._id)
+        row = world._row_now(self) if local_point is None else -1
         if row < 0:  # during a step, for a local point, or for a removed body
             self._apply_impulse_slowly(jx, jy, point, local_point)
             return
