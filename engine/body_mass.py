@@ -150,6 +150,8 @@ class BodyMass:
             bodies = world._bodies.arrays
             world._wake_rows(row)
             world._wake_touching(self._id)
+            if STATIC in (code, bodies["kind"][row]):
+                world._static_parts.invalidate()  # the static parts' grid gains or loses it
             bodies["kind"][row] = code
             bodies["mass"][row], bodies["inertia"][row] = mass, inertia
             dynamic = code == DYNAMIC

@@ -15,10 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from .body_store import DYNAMIC, STATIC
+from .box_pairs import canonical_pairs, grown
 from .broadphase_grid import choose_cell_size, grid_kernel
 from .broadphase_quadtree import quadtree_kernel
 from .jit import kernel
-from .swept_bounds import swept_bounds
+from .static_parts import pairs_with_static
+from .swept_bounds import swept_bounds, swept_bounds_of
 
 # Broad-phase methods, as the kernels take them.
 GRID, QUADTREE = 0, 1
@@ -90,16 +92,17 @@ def classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, j
 @kernel
 def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, speculative,
                     method, cell_size, kind, sensor, category, mask, group, body_id,
-                    jointed):  # fmt: skip
+                    jointed, static):  # fmt: skip
     """The broad phase of a step: part pairs whose swept boxes overlap, filtered.
 
     Parts: vertices (P, K, 2), count, radius, owner (P,); bodies: start poses and
     velocities (N + 1, 3), reach (N,) and the columns of ``classify_pairs`` (the filter and
-    sensor flag per part). Each
-    part's box covers its motion over the step plus the speculative distance; turning is
-    covered by a margin, since a point at distance reach moves |w| reach dt. method: GRID
-    (cell_size > 0, or <= 0 to choose it) or QUADTREE. Returns (solid, sensing) as
-    ``classify_pairs`` does.
+    sensor flag per part). Each part's box covers its motion over the step plus the
+    speculative distance; turning is covered by a margin, since a point at distance reach
+    moves |w| reach dt. Only the moving parts (of dynamic and kinematic bodies) are boxed
+    and paired here, by method GRID (cell_size > 0, or <= 0 to choose it) or QUADTREE;
+    they meet the static parts in ``static``, the grid of ``engine.static_parts``. Returns
+    (solid, sensing) as ``classify_pairs`` does, in the canonical order of the part pairs.
     """
     n = len(kind)
     end = np.empty((n, 3))
@@ -108,16 +111,40 @@ def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, 
         for axis in range(3):
             end[i, axis] = start[i, axis] + velocity[i, axis] * dt
         margin[i] = speculative + abs(velocity[i, 2]) * reach[i] * dt
-    lower, upper = swept_bounds(vertices, count, radius, owner, start, end, margin)
-    if len(owner) < 2:
-        pairs = np.empty((0, 2), dtype=np.int64)
+    moving = moving_parts(owner, kind)
+    lower, upper = swept_bounds_of(moving, vertices, count, radius, owner, start, end, margin)
+    if len(moving) < 2:
+        local = np.empty((0, 2), dtype=np.int64)
     elif method == GRID:
-        pairs = grid_kernel(
+        local = grid_kernel(
             lower, upper, cell_size if cell_size > 0.0 else choose_cell_size(lower, upper)
         )
     else:
-        pairs = quadtree_kernel(lower, upper, np.int64(-1))  # not a literal: one compile
+        local = quadtree_kernel(lower, upper, np.int64(-1))  # not a literal: one compile
+    # Moving rows ascend, so the moving pairs keep their canonical order as part rows.
+    buffer = np.empty((len(local) + 2 * len(moving) + 16, 2), dtype=np.int64)
+    for k in range(len(local)):
+        buffer[k, 0], buffer[k, 1] = moving[local[k, 0]], moving[local[k, 1]]
+    found = len(local)
+    while True:
+        added = pairs_with_static(moving, lower, upper, static, buffer, found)
+        if added >= 0:
+            break
+        buffer = grown(buffer, found)
+    pairs = buffer[:found]
+    if added > found:
+        pairs = canonical_pairs(buffer, added, len(owner))
     return classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, jointed)
+
+
+@kernel
+def moving_parts(owner, kind):
+    """(M,) int64 the rows of the parts (owner (P,)) whose bodies (kind (N,)) are not
+    static, ascending."""
+    chosen = np.empty(len(owner), dtype=np.bool_)
+    for i in range(len(owner)):
+        chosen[i] = kind[owner[i]] != STATIC
+    return np.flatnonzero(chosen)
 
 
 @kernel

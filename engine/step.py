@@ -59,11 +59,16 @@ def advance_one_step(world) -> None:
     )  # fmt: skip
 
     # 2. broad phase on the parts' swept boxes, filtered; islands something reached wake
+    cell_size = world._cell_size or 0.0
+    static = world._static_parts.current(
+        world._parts, parts.vertices, parts.count, parts.radius, owner, start, body["kind"],
+        speculative, cell_size,
+    )  # fmt: skip
     solid, sensing = find_candidates(
         parts.vertices, parts.count, parts.radius, owner, start,
         velocity, body["reach"], dt, speculative, METHOD_CODES[world.broadphase],
-        world._cell_size or 0.0, body["kind"], part["sensor"], part["category"],
-        part["mask"], part["group"], body["body_id"], jointed,
+        cell_size, body["kind"], part["sensor"], part["category"],
+        part["mask"], part["group"], body["body_id"], jointed, static,
     )  # fmt: skip
     slots = world._joint_slots()
     active, reached = active_bodies(

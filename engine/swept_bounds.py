@@ -35,10 +35,17 @@ def swept_bounds(vertices, count, radius, owner, start, end, margin):
     covered by the margin, which callers size from the turn rate. Returns lower, upper:
     (P, 2) float64.
     """
-    p = len(owner)
-    lower = np.empty((p, 2))
-    upper = np.empty((p, 2))
-    for i in range(p):
+    rows = np.arange(len(owner))
+    return swept_bounds_of(rows, vertices, count, radius, owner, start, end, margin)
+
+
+@kernel
+def swept_bounds_of(rows, vertices, count, radius, owner, start, end, margin):
+    """``swept_bounds`` of the parts ``rows`` (R,) int64 only: lower, upper (R, 2)."""
+    lower = np.empty((len(rows), 2))
+    upper = np.empty((len(rows), 2))
+    for r in range(len(rows)):
+        i = rows[r]
         body = owner[i]
         lo_x = lo_y = np.inf
         hi_x = hi_y = -np.inf
@@ -51,6 +58,6 @@ def swept_bounds(vertices, count, radius, owner, start, end, margin):
                 lo_x, hi_x = min(lo_x, x), max(hi_x, x)
                 lo_y, hi_y = min(lo_y, y), max(hi_y, y)
         pad = radius[i] + margin[body]
-        lower[i, 0], lower[i, 1] = lo_x - pad, lo_y - pad
-        upper[i, 0], upper[i, 1] = hi_x + pad, hi_y + pad
+        lower[r, 0], lower[r, 1] = lo_x - pad, lo_y - pad
+        upper[r, 0], upper[r, 1] = hi_x + pad, hi_y + pad
     return lower, upper

@@ -48,6 +48,7 @@ from .solver_settings import (
     SUBSTEPS,
     soft_solver_settings,
 )
+from .static_parts import StaticParts
 from .step import advance_one_step
 from .validation import (
     as_bounded_vector,
@@ -171,6 +172,7 @@ class World(
         self._running = False
         self._deferred: list = []
         self._query_index = QueryIndexCache()  # a cache, rebuilt by the first query after a change
+        self._static_parts = StaticParts()  # a cache, rebuilt by the step after a change
         self._units_per_meter = units
         self._linear_slop = tolerances["linear_slop"]
         self._restitution_threshold = tolerances["restitution_threshold"]

@@ -196,6 +196,8 @@ class WorldBodies:
         packed, reach = parts
         self._parts.append(packed, row, materials, reach)
         self._clock.pose_revision += 1  # the query index must see the new body
+        if record["kind"] == KIND_CODES["static"]:
+            self._static_parts.invalidate()
 
     def _apply_deferred(self) -> None:
         """Carry out the adds and removes asked for during the step (by presolve handlers)."""
@@ -279,6 +281,7 @@ class WorldBodies:
         self._warm.forget_parts(parts.start, parts.stop - parts.start)
         self._bodies.remove(row)
         self._clock.pose_revision += 1  # the query index must drop the body
+        self._static_parts.invalidate()  # the part rows after it moved up
 
     @property
     def bodies(self) -> list:
@@ -365,6 +368,8 @@ class WorldBodies:
         column[row] = value
         if changed:
             self._clock.pose_revision += 1  # tells the query index a pose changed outside step
+            if self._bodies.cells()["kind"][row] == KIND_CODES["static"]:
+                self._static_parts.invalidate()
 
     def _wake_for_change(self, row: int) -> None:
         """Wake the island of the body at ``row`` and whatever touched it in the last step:

@@ -46,8 +46,15 @@ def test_the_world_holds_settings_and_components_only(stepped):
     assert set(SAVED_ATTRIBUTES) - settings == set(COMPONENTS)
     for attribute, component in COMPONENTS.items():
         assert type(getattr(stepped, attribute)) is component
-    # Left out: the query index (a cache) and what holds only during a step.
-    assert set(EXCLUDED_ATTRIBUTES) == {"_query_index", "_stepping", "_running", "_deferred"}
+    # Left out: the query index and the static parts' grid (caches) and what holds only
+    # during a step.
+    assert set(EXCLUDED_ATTRIBUTES) == {
+        "_query_index",
+        "_static_parts",
+        "_stepping",
+        "_running",
+        "_deferred",
+    }
 
 
 @pytest.mark.parametrize("component", [BodyStore, JointStore, WarmStartCache])
