@@ -32,6 +32,13 @@ METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
 NO_KEYS = np.zeros(0, dtype=np.int64)
 
 
+def moving_rows(active: np.ndarray) -> np.ndarray:
+    """(A,) int64 the rows of the bodies the solve moves, from active (N,) bool: its loops
+    over bodies visit only these (static, sleeping and resting kinematic bodies keep their
+    poses and velocities, and cost nothing there)."""
+    return np.flatnonzero(active)
+
+
 def advance_one_step(world) -> None:
     """Run one step of ``world.dt`` on the world's arrays (the handlers run afterwards)."""
     dt = world.dt
@@ -109,7 +116,7 @@ def advance_one_step(world) -> None:
     poses, velocity, pushed, warm, settled, opening = solve_substeps(
         world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
         part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
-        collision_filters(body, part, jointed), ignored,
+        collision_filters(body, part, jointed), ignored, moving_rows(active),
     )  # fmt: skip
 
     # 5. write back, remember impulses, and tell the game what happened

@@ -138,7 +138,7 @@ from .tree_turns import (
 
 def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, slots,
                    solve_joints, parts, part_reach, owner, solid, start, swept, inv_mass,
-                   inv_inertia, filters, ignored):  # fmt: skip
+                   inv_inertia, filters, ignored, moving):  # fmt: skip
     """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
     push-out moved (``_push_out_deep``), the impulses ((M, 2), (M,)) for the warm-start
     cache, each point's separation (M, 2) (with sleep on, plus the depth its spring sits at under
@@ -150,7 +150,9 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     (J, 2), solve_joints (J,) bool; parts, part_reach, owner, solid: the part table and the
     step's (4, S) candidate pairs, for continuous collision, with the filters and ignored
     pair keys ``engine.ccd_pairs`` takes; start: (N + 1, 3) poses; swept (N + 1, 3): the
-    velocities the broad phase used; inv_mass, inv_inertia: (N + 1,).
+    velocities the broad phase used; inv_mass, inv_inertia: (N + 1,); moving: (A,) int64
+    the rows of the bodies the step moves (``engine.sleep.active_bodies``): the others
+    keep their poses and velocities.
     """
     m = manifolds
     velocity, accel, drag = substep_forces(
@@ -177,7 +179,7 @@ def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, s
     moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
         contacts, cores, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
         accel, drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
-        settings, world._clock.steps % 2 == 1, deep,
+        settings, world._clock.steps % 2 == 1, deep, moving,
     )  # fmt: skip
     poses = _stop_tunnels(
         (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), owner, solid,
@@ -304,7 +306,7 @@ def substep_forces(velocity, angular_velocity, force, torque, inv_mass, inv_iner
 @kernel
 def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, start, velocity,
               accel, drag, inv_mass, inv_inertia, dt, substeps, relax, settings,
-              backwards, deep):  # fmt: skip
+              backwards, deep, moving):  # fmt: skip
     """The sub-step loop; velocity (N + 1, 3) changes in place. Returns each body's
     displacement over the step (N + 1, 3), the warm-start impulses to keep ((M, 2),
     (M,)), each body's joint tree (N + 1,) (-1: none; ``engine.joint_trees``) and the
@@ -314,7 +316,11 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     times n. cores: the points' arms to what turns with each body
     (``engine.contact_cores``), for separations. deep (M,): how far past its loaded depth
     a manifold overlaps before its springs are held rigid for push-out to part it
-    (``engine.soft_contacts.hold_deep_overlaps``)."""
+    (``engine.soft_contacts.hold_deep_overlaps``). moving: (A,) int64 the rows of the
+    bodies that move; the others (static, asleep, a kinematic body at rest) have no
+    velocity, no acceleration and nothing that can give them either (no solved
+    constraint joins two of them, and a solved one's other body has no inverse mass or
+    was woken), so the loops over bodies skip them and their poses stay at start."""
     core_a, core_b = cores
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
@@ -395,7 +401,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     kicked = np.zeros((n, 3))
     flies = _unjointed(slots, solve_joints, drag, n)
     for _ in range(substeps):
-        for i in range(n):
+        for i in moving:
             for axis_ in range(3):
                 velocity[i, axis_] += h * accel[i, axis_]
             if drag[i, 0] > 0.0 or drag[i, 1] > 0.0:
@@ -406,7 +412,9 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
         # What the bodies do before the warm start kicks them: the trees' predictions
         # extrapolate this motion, not the kick (``predicted_targets``), and what the
         # constraints do to the forces' parabola is measured from it (``free_share``).
-        kicked[:] = velocity
+        for i in moving:
+            for axis_ in range(3):
+                kicked[i, axis_] = velocity[i, axis_]
         if any_joint:
             rigid = prepare_joints(
                 kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
@@ -497,7 +505,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
             gears_last(
                 kind, slots, solve_joints, has_axis, turning, accumulated, inv_inertia, velocity
             )
-        for i in range(n):
+        for i in moving:
             # A body nothing holds flies the exact parabola of its forces (constant over
             # the sub-step), h v - h^2 a / 2 with v the velocity at the end; held ones
             # move by h v, as their constraints were solved for (``free_share``).
@@ -516,7 +524,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                 reference_angle, ratio, slots, poses, inv_mass, inv_inertia, tree_linear,
                 tree_angular,
             )  # fmt: skip
-            for i in range(n):
+            for i in moving:
                 if shift[i, 0] != 0.0 or shift[i, 1] != 0.0 or shift[i, 2] != 0.0:
                     for axis_ in range(3):
                         moved[i, axis_] += shift[i, axis_]
