@@ -151,7 +151,7 @@ class BodyMass:
             world._wake_rows(row)
             world._wake_touching(self._id)
             if STATIC in (code, bodies["kind"][row]):
-                world._static_parts.invalidate()  # the static parts' grid gains or loses it
+                world._resting_parts.invalidate()  # the resting parts' grid gains or loses it
             bodies["kind"][row] = code
             bodies["mass"][row], bodies["inertia"][row] = mass, inertia
             dynamic = code == DYNAMIC

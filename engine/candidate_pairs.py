@@ -19,7 +19,7 @@ from .box_pairs import canonical_pairs, grown
 from .broadphase_grid import choose_cell_size, grid_kernel
 from .broadphase_quadtree import quadtree_kernel
 from .jit import kernel
-from .static_parts import pairs_with_static
+from .resting_parts import moving_part_rows, pairs_with_resting
 from .swept_bounds import swept_bounds, swept_bounds_of
 
 # Broad-phase methods, as the kernels take them.
@@ -92,16 +92,16 @@ def classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, j
 @kernel
 def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, speculative,
                     method, cell_size, kind, sensor, category, mask, group, body_id,
-                    jointed, static):  # fmt: skip
+                    jointed, resting):  # fmt: skip
     """The broad phase of a step: part pairs whose swept boxes overlap, filtered.
 
     Parts: vertices (P, K, 2), count, radius, owner (P,); bodies: start poses and
     velocities (N + 1, 3), reach (N,) and the columns of ``classify_pairs`` (the filter and
     sensor flag per part). Each part's box covers its motion over the step plus the
     speculative distance; turning is covered by a margin, since a point at distance reach
-    moves |w| reach dt. Only the moving parts (of dynamic and kinematic bodies) are boxed
-    and paired here, by method GRID (cell_size > 0, or <= 0 to choose it) or QUADTREE;
-    they meet the static parts in ``static``, the grid of ``engine.static_parts``. Returns
+    moves |w| reach dt. Only the moving parts (all but the resting ones) are boxed and
+    paired here, by method GRID (cell_size > 0, or <= 0 to choose it) or QUADTREE; they
+    meet the resting parts in ``resting``, the grid of ``engine.resting_parts``. Returns
     (solid, sensing) as ``classify_pairs`` does, in the canonical order of the part pairs.
     """
     n = len(kind)
@@ -111,7 +111,7 @@ def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, 
         for axis in range(3):
             end[i, axis] = start[i, axis] + velocity[i, axis] * dt
         margin[i] = speculative + abs(velocity[i, 2]) * reach[i] * dt
-    moving = moving_parts(owner, kind)
+    moving = moving_part_rows(resting[0], len(owner))
     lower, upper = swept_bounds_of(moving, vertices, count, radius, owner, start, end, margin)
     if len(moving) < 2:
         local = np.empty((0, 2), dtype=np.int64)
@@ -127,7 +127,7 @@ def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, 
         buffer[k, 0], buffer[k, 1] = moving[local[k, 0]], moving[local[k, 1]]
     found = len(local)
     while True:
-        added = pairs_with_static(moving, lower, upper, static, buffer, found)
+        added = pairs_with_resting(moving, lower, upper, resting, buffer, found)
         if added >= 0:
             break
         buffer = grown(buffer, found)
@@ -135,16 +135,6 @@ def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, 
     if added > found:
         pairs = canonical_pairs(buffer, added, len(owner))
     return classify_pairs(pairs, owner, kind, sensor, category, mask, group, body_id, jointed)
-
-
-@kernel
-def moving_parts(owner, kind):
-    """(M,) int64 the rows of the parts (owner (P,)) whose bodies (kind (N,)) are not
-    static, ascending."""
-    chosen = np.empty(len(owner), dtype=np.bool_)
-    for i in range(len(owner)):
-        chosen[i] = kind[owner[i]] != STATIC
-    return np.flatnonzero(chosen)
 
 
 @kernel

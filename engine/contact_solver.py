@@ -91,6 +91,20 @@ class Manifolds:
         """The manifolds at ``rows`` (M',) as a new Manifolds."""
         return Manifolds(**{name: value[rows] for name, value in vars(self).items()})
 
+    def joined(self, other: Manifolds) -> Manifolds:
+        """These manifolds, then ``other``'s, as one Manifolds (either itself if the
+        other is empty)."""
+        if len(other) == 0:
+            return self
+        if len(self) == 0:
+            return other
+        return Manifolds(
+            **{
+                name: np.concatenate([value, getattr(other, name)])
+                for name, value in vars(self).items()
+            }
+        )
+
 
 @kernel
 def prepare_contacts(body_a, body_b, count, normal, arm_a, arm_b, separation, friction,

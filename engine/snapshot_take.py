@@ -49,8 +49,9 @@ SAVED_ATTRIBUTES = {
 EXCLUDED_ATTRIBUTES = {
     "_query_index": "cache of the query index, rebuilt by the first query after a change "
     "(a restore moves the pose revision on; other copies start with an empty cache)",
-    "_static_parts": "cache of the static parts' grid, rebuilt by the step after a static "
-    "body is added, moved or removed (a restore replaces the part table, which it checks)",
+    "_resting_parts": "cache of the resting parts' grid and contacts, rebuilt by the step "
+    "after the resting parts change (a restore replaces the part table, which it checks; "
+    "the contacts follow from the poses and the warm-start cache, which are saved)",
     # Within a step only: snapshot and restore refuse to run during a step (from a presolve
     # handler), and between steps these are always False, False and [].
     "_stepping": "true only during a step",

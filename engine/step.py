@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .candidate_pairs import GRID, QUADTREE, collision_filters, find_candidates
+from .candidate_pairs import GRID, QUADTREE, classify_pairs, collision_filters, find_candidates
 from .contact_manifolds import NO_MANIFOLDS, find_manifolds
 from .events import body_pair_keys
 from .forces import start_of_step, write_back
+from .resting_parts import pairs_among_resting, resting_rows
 from .settings import FLIP_SLOPS, SPECULATIVE_SLOPS
 from .sleep import active_bodies, constraints_to_solve, fall_asleep
 from .substep import solve_substeps
@@ -37,6 +38,38 @@ def moving_rows(active: np.ndarray) -> np.ndarray:
     over bodies visit only these (static, sleeping and resting kinematic bodies keep their
     poses and velocities, and cost nothing there)."""
     return np.flatnonzero(active)
+
+
+def resting_contacts(world, parts, part_reach, owner, start, velocity, body, part, filters,
+                     speculative, flip_tolerance):  # fmt: skip
+    """The Manifolds among the resting parts (``engine.resting_parts``): kept while the
+    resting parts stay as they are, found again (narrow phase at rest, warm-started) when
+    the grid was rebuilt."""
+    cache = world._resting_parts
+    if cache.contacts is None:
+        pairs = pairs_among_resting(cache.arrays)
+        solid, _ = classify_pairs(pairs, owner, *filters)
+        cache.contacts = NO_MANIFOLDS
+        if solid.shape[1]:
+            cache.contacts = find_manifolds(
+                parts, part_reach, solid, start, velocity, body["reach"], part["friction"],
+                part["restitution"], body["thickness"], world.dt, speculative, flip_tolerance,
+                world._linear_slop, world._warm,
+            )  # fmt: skip
+    return cache.contacts
+
+
+def joined_impulses(warm: tuple, resting, solved: int, total: int) -> tuple:
+    """The impulses (total, 2) and (total,) to keep for the step's manifolds (``warm``,
+    from the solve, ``solved`` of them) then the resting contacts (their own)."""
+    if solved == total:
+        return warm
+    if solved == 0:
+        return resting.normal_impulse, resting.tangent_impulse
+    return (
+        np.concatenate([warm[0], resting.normal_impulse]),
+        np.concatenate([warm[1], resting.tangent_impulse]),
+    )
 
 
 def advance_one_step(world) -> None:
@@ -65,27 +98,40 @@ def advance_one_step(world) -> None:
         body["awake"], body["damping"], body["gravity_scale"], world._gravity, dt,
     )  # fmt: skip
 
-    # 2. broad phase on the parts' swept boxes, filtered; islands something reached wake
+    # 2. broad phase: the moving parts' swept boxes, among themselves and against the
+    # resting parts' kept grid, filtered; islands something reached wake
+    def broad_phase():
+        resting_parts = world._resting_parts
+        resting = resting_parts.current(
+            world._parts, parts.vertices, parts.count, parts.radius, owner, start,
+            resting_rows(owner, body["kind"], body["awake"], part["sensor"]), speculative,
+            cell_size,
+        )  # fmt: skip
+        return find_candidates(
+            parts.vertices, parts.count, parts.radius, owner, start, velocity, body["reach"],
+            dt, speculative, METHOD_CODES[world.broadphase], cell_size, *filters, resting,
+        )  # fmt: skip
+
     cell_size = world._cell_size or 0.0
-    static = world._static_parts.current(
-        world._parts, parts.vertices, parts.count, parts.radius, owner, start, body["kind"],
-        speculative, cell_size,
-    )  # fmt: skip
-    solid, sensing = find_candidates(
-        parts.vertices, parts.count, parts.radius, owner, start,
-        velocity, body["reach"], dt, speculative, METHOD_CODES[world.broadphase],
-        cell_size, body["kind"], part["sensor"], part["category"],
-        part["mask"], part["group"], body["body_id"], jointed, static,
-    )  # fmt: skip
+    filters = collision_filters(body, part, jointed)
+    solid, sensing = broad_phase()
     slots = world._joint_slots()
     active, reached = active_bodies(
         body["kind"], body["awake"], velocity, solid[2], solid[3], slots
     )
-    if len(reached):
+    while len(reached):
         # Keeping their resting time: restarted, two neighbouring islands that settle at
-        # different times would wake each other in turn and never both sleep.
+        # different times would wake each other in turn and never both sleep. The woken
+        # bodies move now: paired again, with each other and with what they reach.
         world._wake_rows(reached, restart=False)
-        active, _ = active_bodies(body["kind"], body["awake"], velocity, solid[2], solid[3], slots)
+        solid, sensing = broad_phase()
+        active, reached = active_bodies(
+            body["kind"], body["awake"], velocity, solid[2], solid[3], slots
+        )
+    resting = resting_contacts(
+        world, parts, part_reach, owner, start, velocity, body, part, filters, speculative,
+        flip_tolerance,
+    )  # fmt: skip
 
     # 3. narrow phase with each pair's relative velocity; sensors only overlap
     manifolds = NO_MANIFOLDS
@@ -116,7 +162,7 @@ def advance_one_step(world) -> None:
     poses, velocity, pushed, warm, settled, opening = solve_substeps(
         world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
         part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
-        collision_filters(body, part, jointed), ignored, moving_rows(active),
+        filters, ignored, moving_rows(active),
     )  # fmt: skip
 
     # 5. write back, remember impulses, and tell the game what happened
@@ -124,11 +170,15 @@ def advance_one_step(world) -> None:
         poses, velocity, body["position"], body["angle"], body["velocity"],
         body["angular_velocity"], body["force"], body["torque"],
     )  # fmt: skip
-    if len(manifolds) or len(world._warm.keys):
-        world._warm.store(manifolds.keys, *warm)
+    # The resting contacts are reported and keep their impulses, unsolved.
+    reported = manifolds.joined(resting)
+    if len(reported) or len(world._warm.keys):
+        world._warm.store(
+            reported.keys, *joined_impulses(warm, resting, len(manifolds), len(reported))
+        )
     world._clock.steps += 1
     events.record(
-        manifolds, sensors, body["body_id"], world._handles_by_row(),
+        reported, sensors, body["body_id"], world._handles_by_row(),
         world._parts.table.view("shape"),
     )  # fmt: skip
     if world.sleep:

@@ -23,6 +23,7 @@ from .event_log import EventLog
 from .joint_store import JointStore
 from .part_table import PartTable
 from .query_index import QueryIndexCache
+from .resting_parts import RestingParts
 from .settings import (
     LINEAR_SLOP,
     MAX_DT,
@@ -48,7 +49,6 @@ from .solver_settings import (
     SUBSTEPS,
     soft_solver_settings,
 )
-from .static_parts import StaticParts
 from .step import advance_one_step
 from .validation import (
     as_bounded_vector,
@@ -172,7 +172,7 @@ class World(
         self._running = False
         self._deferred: list = []
         self._query_index = QueryIndexCache()  # a cache, rebuilt by the first query after a change
-        self._static_parts = StaticParts()  # a cache, rebuilt by the step after a change
+        self._resting_parts = RestingParts()  # a cache, rebuilt by the step after a change
         self._units_per_meter = units
         self._linear_slop = tolerances["linear_slop"]
         self._restitution_threshold = tolerances["restitution_threshold"]

@@ -190,7 +190,7 @@ class WorldBatches:
         self._parts.append(made.packed, first + made.owner, materials, made.reach)
         self._clock.pose_revision += count  # as many as adding them one by one
         if np.any(columns["kind"] == STATIC):
-            self._static_parts.invalidate()
+            self._resting_parts.invalidate()
         return handles
 
     def remove_bodies(self, bodies) -> None:
@@ -225,7 +225,7 @@ class WorldBatches:
         self._parts.keep_bodies(kept)
         self._bodies.keep(kept)
         self._clock.pose_revision += len(bodies)  # as many as removing them one by one
-        self._static_parts.invalidate()  # part rows moved up
+        self._resting_parts.invalidate()  # part rows moved up
 
     def _removable(self, bodies) -> np.ndarray:
         """The ids (R,) int64 of ``bodies``, a list or tuple of R bodies of this world,

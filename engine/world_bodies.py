@@ -197,7 +197,7 @@ class WorldBodies:
         self._parts.append(packed, row, materials, reach)
         self._clock.pose_revision += 1  # the query index must see the new body
         if record["kind"] == KIND_CODES["static"]:
-            self._static_parts.invalidate()
+            self._resting_parts.invalidate()
 
     def _apply_deferred(self) -> None:
         """Carry out the adds and removes asked for during the step (by presolve handlers)."""
@@ -281,7 +281,7 @@ class WorldBodies:
         self._warm.forget_parts(parts.start, parts.stop - parts.start)
         self._bodies.remove(row)
         self._clock.pose_revision += 1  # the query index must drop the body
-        self._static_parts.invalidate()  # the part rows after it moved up
+        self._resting_parts.invalidate()  # the part rows after it moved up
 
     @property
     def bodies(self) -> list:
@@ -359,6 +359,8 @@ class WorldBodies:
         bodies["island"][row] = self._bodies.next_island
         self._bodies.next_island += 1
         self._bodies.sleep_changed()
+        # It may have been moved since it last rested: its contacts are found again.
+        self._resting_parts.invalidate()
 
     def _write_body(self, row: int, field: str, value) -> None:
         self._wake_for_change(row)
@@ -369,7 +371,7 @@ class WorldBodies:
         if changed:
             self._clock.pose_revision += 1  # tells the query index a pose changed outside step
             if self._bodies.cells()["kind"][row] == KIND_CODES["static"]:
-                self._static_parts.invalidate()
+                self._resting_parts.invalidate()
 
     def _wake_for_change(self, row: int) -> None:
         """Wake the island of the body at ``row`` and whatever touched it in the last step:

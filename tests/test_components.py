@@ -50,7 +50,7 @@ def test_the_world_holds_settings_and_components_only(stepped):
     # during a step.
     assert set(EXCLUDED_ATTRIBUTES) == {
         "_query_index",
-        "_static_parts",
+        "_resting_parts",
         "_stepping",
         "_running",
         "_deferred",
