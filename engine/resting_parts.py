@@ -161,7 +161,7 @@ def pairs_with_resting(moving, lower, upper, resting, buffer, count):
     the large resting boxes, which the grid leaves out, are tested against every moving
     box.
     """
-    rows, s_lower, s_upper, spans, large, numbers, sizes, keys, start, boxes = resting
+    rows, _, _, _, large, numbers, sizes, _, _, _ = resting
     if len(rows) == 0:
         return count
     ox, oy, size = numbers[ORIGIN_X], numbers[ORIGIN_Y], numbers[CELL]
@@ -182,12 +182,11 @@ def pairs_with_resting(moving, lower, upper, resting, buffer, count):
             if count < 0:
                 return -1
         for k in range(len(large)):
-            s = large[k]
-            if _overlap(lower, upper, m, s_lower, s_upper, s):
-                if count == len(buffer):
-                    return -1
-                buffer[count, 0], buffer[count, 1] = moving[m], rows[s]
-                count += 1
+            count = _append_if_overlapping(
+                lower, upper, m, resting, large[k], moving, buffer, count
+            )
+            if count < 0:
+                return -1
     return count
 
 
@@ -197,17 +196,16 @@ def _pairs_in_cells(m, moving, lower, upper, resting, lo_x, lo_y, first_x, first
     """Append the pairs of moving box m with the resting boxes in the grid cells it covers
     (first_x..last_x, first_y..last_y, within the grid; lo_x, lo_y: its first cells,
     unclamped). Returns the new count, or -1 if they do not fit."""
-    rows, s_lower, s_upper, spans, large, numbers, sizes, keys, start, boxes = resting
+    rows, _, _, spans, _, _, sizes, keys, start, boxes = resting
     grid_rows, dense = sizes[ROWS], sizes[DENSE] != 0
     if (last_x - first_x + 1.0) * (last_y - first_y + 1.0) > len(rows):
         # A box over more cells than there are resting parts (a long sweep, a huge
         # kinematic platform): testing each resting part once is cheaper.
         for s in range(len(rows)):
-            if not spans[s, LARGE] and _overlap(lower, upper, m, s_lower, s_upper, s):
-                if count == len(buffer):
+            if not spans[s, LARGE]:
+                count = _append_if_overlapping(lower, upper, m, resting, s, moving, buffer, count)
+                if count < 0:
                     return -1
-                buffer[count, 0], buffer[count, 1] = moving[m], rows[s]
-                count += 1
         return count
     for cx in range(int(first_x), int(last_x) + 1):
         for cy in range(int(first_y), int(last_y) + 1):
@@ -224,21 +222,27 @@ def _pairs_in_cells(m, moving, lower, upper, resting, lo_x, lo_y, first_x, first
                     continue
                 if max(lo_y, float(spans[s, FIRST_ROW])) != cy:
                     continue
-                if _overlap(lower, upper, m, s_lower, s_upper, s):
-                    if count == len(buffer):
-                        return -1
-                    buffer[count, 0], buffer[count, 1] = moving[m], rows[s]
-                    count += 1
+                count = _append_if_overlapping(lower, upper, m, resting, s, moving, buffer, count)
+                if count < 0:
+                    return -1
     return count
 
 
 @kernel(inline=True)
-def _overlap(lower, upper, a, other_lower, other_upper, b):
-    """Whether box a of (lower, upper) and box b of (other_lower, other_upper) overlap or
-    touch (closed intervals, as ``engine.box_pairs.boxes_overlap``)."""
-    return (
-        lower[a, 0] <= other_upper[b, 0]
-        and other_lower[b, 0] <= upper[a, 0]
-        and lower[a, 1] <= other_upper[b, 1]
-        and other_lower[b, 1] <= upper[a, 1]
-    )
+def _append_if_overlapping(lower, upper, m, resting, s, moving, buffer, count):
+    """Append the pair (moving part of box m, resting part of box s) to ``buffer`` after
+    row ``count`` if moving box m (lower, upper) and resting box s overlap or touch
+    (closed intervals, as ``engine.box_pairs.boxes_overlap``). Returns the new count, or
+    -1 if the buffer is full."""
+    rows, s_lower, s_upper, _, _, _, _, _, _, _ = resting
+    if (
+        lower[m, 0] <= s_upper[s, 0]
+        and s_lower[s, 0] <= upper[m, 0]
+        and lower[m, 1] <= s_upper[s, 1]
+        and s_lower[s, 1] <= upper[m, 1]
+    ):
+        if count == len(buffer):
+            return -1
+        buffer[count, 0], buffer[count, 1] = moving[m], rows[s]
+        count += 1
+    return count

@@ -2,14 +2,17 @@
 
 1. forces -> the velocities a whole step of them gives, which the broad and narrow phase
    sweep with (the solve applies the forces itself, a sub-step at a time);
-2. broad phase on the parts' swept boxes -> candidate part pairs, filtered; the islands
-   something reached wake;
+2. broad phase on the moving parts' swept boxes, among themselves and against the kept
+   grid of the static and sleeping parts (``engine.resting_parts``) -> candidate part
+   pairs, filtered; the islands something reached wake; the contacts among resting parts
+   come from that grid's cache;
 3. narrow phase (swept SAT with relative velocities) -> contact manifolds, warm-started;
    presolve handlers may drop some; sensors report overlaps;
 4. manifolds, joints, velocities -> the sub-stepped soft solve (``engine.substep``) ->
    the step's end poses and velocities, the impulses, which bodies push-out moved; fast
    bodies stop at their time of impact;
-5. write back, remember impulses, record events, let islands at rest fall asleep.
+5. write back, remember impulses (the resting contacts' too), record events (with the
+   resting contacts), let islands at rest fall asleep.
 
 Each stage is a compiled kernel over the world's arrays; no Python loop runs over bodies,
 parts, pairs, contacts or joints. Arrays indexed by body row carry one extra row at the

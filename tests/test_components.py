@@ -46,7 +46,7 @@ def test_the_world_holds_settings_and_components_only(stepped):
     assert set(SAVED_ATTRIBUTES) - settings == set(COMPONENTS)
     for attribute, component in COMPONENTS.items():
         assert type(getattr(stepped, attribute)) is component
-    # Left out: the query index and the static parts' grid (caches) and what holds only
+    # Left out: the query index and the resting parts' grid (caches) and what holds only
     # during a step.
     assert set(EXCLUDED_ATTRIBUTES) == {
         "_query_index",
