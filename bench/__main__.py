@@ -15,6 +15,7 @@ SUITES = [
     "bench.small_worlds_bench",
     "bench.resting_bench",
     "bench.pyramid_bench",
+    "bench.box2d_v3_bench",
     "bench.rain_bench",
     "bench.render_bench",
     "bench.snapshot_bench",
