@@ -26,14 +26,35 @@ import numpy as np
 from .candidate_pairs import GRID, QUADTREE, classify_pairs, collision_filters, find_candidates
 from .contact_manifolds import NO_MANIFOLDS, find_manifolds
 from .events import body_pair_keys
-from .forces import start_of_step, write_back
+from .forces import start_of_step
 from .resting_parts import pairs_among_resting, resting_rows
 from .settings import FLIP_SLOPS, SPECULATIVE_SLOPS
-from .sleep import active_bodies, constraints_to_solve, fall_asleep
-from .substep import solve_substeps
+from .sleep import active_bodies
+from .solve_stage import solve_stage
+from .solver_inputs import contact_columns, solver_joint_columns
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
 NO_KEYS = np.zeros(0, dtype=np.int64)
+# The body columns ``engine.solve_stage.solve_stage`` takes, in its order.
+SOLVE_BODY_FIELDS = (
+    "position", "angle", "velocity", "angular_velocity", "force", "torque", "inv_mass",
+    "inv_inertia", "kind", "awake", "damping", "gravity_scale", "thickness", "bullet", "reach",
+    "sleep_time", "island", "sleep_threshold",
+)  # fmt: skip
+
+
+def solve_settings(world) -> tuple:
+    """The world's solver settings as the floats ``engine.substep.solve_substeps`` takes
+    (positions ``DT`` ... ``UNITS_PER_METER`` there)."""
+    # Floats all, whatever the user set them with: one compiled signature.
+    return tuple(
+        map(float, (
+            world.dt, world.substeps, world.relax_iterations, world.contact_hertz,
+            world.contact_damping_ratio, world.max_contact_push_speed, world.joint_hertz,
+            world.joint_damping_ratio, world._restitution_threshold, world._linear_slop,
+            world.position_iterations, world._units_per_meter,
+        ))
+    )  # fmt: skip
 
 
 def moving_rows(active: np.ndarray) -> np.ndarray:
@@ -90,9 +111,6 @@ def advance_one_step(world) -> None:
     part = world._parts.table.columns()
     jointed = world._jointed_keys()
     events = world._event_log
-
-    # Sleep judges each body's speed at the middle of the step: from its start and end.
-    previous = (body["velocity"].copy(), body["angular_velocity"].copy()) if world.sleep else None
 
     # 1. forces -> the velocities the phases sweep with (sleeping bodies feel nothing)
     velocity, start, inv_mass, inv_inertia, dynamic = start_of_step(
@@ -157,22 +175,19 @@ def advance_one_step(world) -> None:
         parts, sensing, start, body["body_id"], part["sensor"], part["shape"]
     )
 
-    # 4. the solve, on the constraints where something can move: contacts inside a
-    # sleeping island (or against static ground) are kept for events but cost nothing
-    solve_contacts, solve_joints = constraints_to_solve(
-        active, dynamic, manifolds.body_a, manifolds.body_b, slots
-    )
-    poses, velocity, pushed, warm, settled, opening = solve_substeps(
-        world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
-        part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
-        filters, ignored, moving_rows(active),
+    # 4. the solve, on the constraints where something can move (contacts inside a
+    # sleeping island or against static ground are kept for events but cost nothing);
+    # 5. write back, and let islands at rest fall asleep: one compiled call
+    warm, world._bodies.next_island = solve_stage(
+        tuple(map(body.__getitem__, SOLVE_BODY_FIELDS)), world._gravity,
+        contact_columns(manifolds), manifolds.parts, solver_joint_columns(joints), slots,
+        (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), owner, solid,
+        start, velocity, inv_mass, inv_inertia, dynamic, filters, ignored, active,
+        moving_rows(active), solve_settings(world), world._clock.steps % 2 == 1,
+        (float(world.sleep), float(world._sleep_threshold), float(world._time_to_sleep)),
+        world._bodies.next_island,
     )  # fmt: skip
-
-    # 5. write back, remember impulses, and tell the game what happened
-    write_back(
-        poses, velocity, body["position"], body["angle"], body["velocity"],
-        body["angular_velocity"], body["force"], body["torque"],
-    )  # fmt: skip
+    # Remember impulses, and tell the game what happened.
     # The resting contacts are reported and keep their impulses, unsolved.
     reported = manifolds.joined(resting)
     if len(reported) or len(world._warm.keys):
@@ -184,11 +199,3 @@ def advance_one_step(world) -> None:
         reported, sensors, body["body_id"], world._handles_by_row(),
         world._parts.table.view("shape"),
     )  # fmt: skip
-    if world.sleep:
-        world._bodies.next_island = fall_asleep(
-            body["kind"], body["awake"], body["velocity"], body["angular_velocity"],
-            previous[0], previous[1], body["reach"], body["sleep_time"], body["island"],
-            pushed, body["sleep_threshold"], manifolds.body_a, manifolds.body_b, settled,
-            opening, manifolds.slop, slots, dt, world._sleep_threshold, world._time_to_sleep,
-            world._bodies.next_island,
-        )  # fmt: skip
