@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .candidate_pairs import classify_pairs, find_candidates
-from .contact_manifolds import _manifolds
+from .contact_manifolds import manifold_columns
 from .forces import start_of_step
 from .jit import kernel
 from .resting_parts import build_resting_grid, pairs_among_resting, resting_rows
@@ -25,14 +25,17 @@ DT, SPECULATIVE, FLIP_TOLERANCE, LINEAR_SLOP, METHOD, CELL_SIZE = range(6)
 
 @kernel
 def detect_stage(body, gravity, parts, part_columns, filters, slots, grid, grid_valid,
-                 warm, settings, no_manifolds):  # fmt: skip
+                 warm, settings):  # fmt: skip
     """Stages 1 to 3 of a step. Returns (swept, start, inv_mass, inv_inertia, dynamic),
     as ``engine.forces.start_of_step`` does; (solid, sensing), the step's (4, S) candidate
     pairs as ``engine.candidate_pairs.find_candidates`` gives them; active (N,) bool, as
-    ``engine.sleep.active_bodies`` gives it; the resting grid's arrays, whether they were
-    rebuilt, and whether any island was woken; the manifold columns of the solid pairs
-    and, if the grid was rebuilt, of the contacts among the resting parts (else empty),
-    in ``engine.contact_solver.Manifolds`` order.
+    ``engine.sleep.active_bodies`` gives it; the resting grid's arrays if they were
+    rebuilt (else None), and whether any island was woken; the manifold columns of the
+    solid pairs (None if there are none) and, if the grid was rebuilt, of the contacts
+    among the resting parts (None if not rebuilt or there are none), in
+    ``engine.contact_solver.Manifolds`` order. None, not empty arrays: each array handed
+    back costs Python an object (about a quarter of a microsecond, even for one that
+    came in), and most steps find nothing new here.
 
     body: the body columns (N, ...) position, angle, velocity, angular_velocity, force,
     torque, inv_mass, inv_inertia, kind, awake (woken islands change it in place),
@@ -43,9 +46,7 @@ def detect_stage(body, gravity, parts, part_columns, filters, slots, grid, grid_
     (``engine.resting_parts.RestingParts.arrays``), kept if grid_valid and built for the
     resting parts of now; warm: the warm-start cache's keys, normal and tangent impulses;
     settings: the floats at the positions DT ... CELL_SIZE name (the world's, in its
-    units; METHOD: the broad phase's code); no_manifolds: the manifold columns of no
-    pairs, returned where there are none (``engine.contact_manifolds.NO_MANIFOLDS``'s:
-    arrays that came in go back out at no cost, new ones cost Python an object each).
+    units; METHOD: the broad phase's code).
     """
     (position, angle, velocity, angular_velocity, force, torque, inv_mass, inv_inertia, kind,
      awake, damping, gravity_scale, reach, thickness, island) = body  # fmt: skip
@@ -81,7 +82,7 @@ def detect_stage(body, gravity, parts, part_columns, filters, slots, grid, grid_
         _wake_islands(awake, island, reached)
         woke = True
     tolerances = (speculative, settings[FLIP_TOLERANCE], settings[LINEAR_SLOP])
-    resting = no_manifolds
+    resting = None
     if rebuilt:
         among, _ = classify_pairs(
             pairs_among_resting(grid), owner, kinds, sensors, category, mask, group, body_id,
@@ -92,15 +93,16 @@ def detect_stage(body, gravity, parts, part_columns, filters, slots, grid, grid_
                 among, parts, friction, restitution, start, swept, reach, thickness, dt,
                 tolerances, warm,
             )  # fmt: skip
-    manifolds = no_manifolds
+    manifolds = None
     if solid.shape[1]:
         manifolds = _narrow(
             solid, parts, friction, restitution, start, swept, reach, thickness, dt,
             tolerances, warm,
         )  # fmt: skip
+    built = grid if rebuilt else None
     return (
         (swept, start, step_inv_mass, step_inv_inertia, dynamic), (solid, sensing), active,
-        grid, rebuilt, woke, manifolds, resting,
+        built, woke, manifolds, resting,
     )  # fmt: skip
 
 
@@ -139,7 +141,7 @@ def _narrow(solid, parts, friction, restitution, start, swept, reach, thickness,
     """The manifold columns of the solid pairs (4, S) (``engine.contact_manifolds``)."""
     vertices, normals, count, radius, part_reach = parts
     speculative, flip_tolerance, slop = tolerances
-    return _manifolds(
+    return manifold_columns(
         vertices, normals, count, radius, part_reach, solid, start, swept, reach, friction,
         restitution, thickness, dt, speculative, flip_tolerance, slop, warm[0], warm[1],
         warm[2],

@@ -38,7 +38,6 @@ from .solver_inputs import contact_columns, solver_joint_columns
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
 NO_KEYS = np.zeros(0, dtype=np.int64)
-NO_COLUMNS = tuple(vars(NO_MANIFOLDS).values())
 # The body columns ``engine.detect_stage.detect_stage`` takes, in its order.
 DETECT_BODY_FIELDS = (
     "position", "angle", "velocity", "angular_velocity", "force", "torque", "inv_mass",
@@ -112,25 +111,25 @@ def advance_one_step(world) -> None:
     # 2. broad phase: the moving parts' swept boxes, among themselves and against the
     # resting parts' kept grid, filtered; islands something reached wake;
     # 3. narrow phase with each pair's relative velocity: one compiled call
-    forced, (solid, sensing), active, grid, rebuilt, woke, found, among_resting = detect_stage(
+    forced, (solid, sensing), active, grid, woke, found, among_resting = detect_stage(
         tuple(map(body.__getitem__, DETECT_BODY_FIELDS)), world._gravity, table,
         (owner, part["sensor"], part["friction"], part["restitution"]), filters, slots,
         cache.arrays if cache.arrays is not None else empty_grid(),
         cache.built_for(stamp) and cache.contacts is not None,
         (world._warm.keys, world._warm.normal, world._warm.tangent),
         (dt, speculative, flip_tolerance, slop, float(METHOD_CODES[world.broadphase]),
-         cell_size), NO_COLUMNS,
+         cell_size),
     )  # fmt: skip
     velocity, start, inv_mass, inv_inertia, dynamic = forced
-    if rebuilt:
-        among = Manifolds(*among_resting) if len(among_resting[0]) else NO_MANIFOLDS
+    if grid is not None:  # rebuilt, with the contacts among the resting parts
+        among = Manifolds(*among_resting) if among_resting is not None else NO_MANIFOLDS
         cache.keep(grid, stamp, among)
     if woke:
         world._bodies.sleep_changed()
     resting = cache.contacts
 
     # Presolve handlers may drop some manifolds; sensors only overlap.
-    manifolds = Manifolds(*found) if len(found[0]) else NO_MANIFOLDS
+    manifolds = Manifolds(*found) if found is not None else NO_MANIFOLDS
     ignored = NO_KEYS
     if solid.shape[1]:
         manifolds, ignored = events.presolve(
