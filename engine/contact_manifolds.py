@@ -43,28 +43,19 @@ NO_MANIFOLDS = Manifolds(
 )
 
 
-def find_manifolds(parts, part_reach, solid, start, velocity, reach, friction, restitution,
-                   thickness, dt, speculative, flip_tolerance, slop, warm):  # fmt: skip
-    """The step's manifolds (see ``engine.contact_solver.Manifolds``).
-
-    parts: the world's PackedParts with part_reach (P,); solid: (4, S) rows part_a, part_b,
-    body_a, body_b; start: (N + 1, 3) poses; velocity: (N + 1, 3) after forces; reach,
-    friction, restitution, thickness: (N,) per body; slop: the world's; warm: the
-    WarmStartCache.
-    """
-    columns = _manifolds(
-        parts.vertices, parts.normals, parts.count, parts.radius, part_reach, solid, start,
-        velocity, reach, friction, restitution, thickness, dt, speculative, flip_tolerance,
-        slop, warm.keys, warm.normal, warm.tangent,
-    )  # fmt: skip
-    return Manifolds(*columns)
-
-
 @kernel
-def _manifolds(vertices, normals, count, radius, part_reach, solid, start, velocity, reach,
-               friction, restitution, thickness, dt, speculative, flip_tolerance, world_slop,
-               cache_keys, cache_normal, cache_tangent):  # fmt: skip
-    """Manifold columns, in the order of the solid pairs that have points."""
+def manifold_columns(vertices, normals, count, radius, part_reach, solid, start, velocity,
+                     reach, friction, restitution, thickness, dt, speculative, flip_tolerance,
+                     world_slop, cache_keys, cache_normal, cache_tangent):  # fmt: skip
+    """The step's manifolds' columns, in ``engine.contact_solver.Manifolds`` order and
+    in the order of the solid pairs that have points.
+
+    Parts: vertices, normals (P, K, 2), count, radius, part_reach (P,); solid: (4, S) rows
+    part_a, part_b, body_a, body_b; start: (N + 1, 3) poses; velocity: (N + 1, 3) after
+    forces; reach, thickness: (N,) per body; friction, restitution: (P,) per part;
+    world_slop: the world's; cache_keys, cache_normal, cache_tangent: the warm-start
+    cache's (``engine.warm_start``).
+    """
     s = solid.shape[1]
     relative = np.empty((s, 2))
     margin = np.empty(s)

@@ -69,27 +69,51 @@ class RestingParts:
         """Forget the grid and its contacts: the next step builds them again."""
         self.stamp = None
 
+    def built_for(self, stamp: tuple) -> bool:
+        """Whether the grid was built for ``stamp``: (part table, speculative distance,
+        cell size), the table compared by identity (a restore replaces it). The step then
+        checks the resting rows themselves (``engine.detect_stage``)."""
+        cached = self.stamp
+        return (
+            cached is not None
+            and cached[0] is stamp[0]
+            and cached[1] == stamp[1]
+            and cached[2] == stamp[2]
+        )
+
+    def keep(self, arrays: tuple, stamp: tuple, contacts) -> None:
+        """Keep a grid built for ``stamp`` (see ``built_for``) and its contacts."""
+        self.arrays, self.stamp, self.contacts = arrays, stamp, contacts
+
     def current(self, owner_table, vertices, count, radius, owner, start, rows, speculative,
                 cell_size) -> tuple:  # fmt: skip
         """The grid's arrays for the resting part rows ``rows`` (R,) (``resting_rows``),
         rebuilt (and the contacts forgotten) unless they were built for these rows, this
-        part table ``owner_table`` (compared by identity: a restore replaces it), this
-        speculative distance and cell size. Parts: vertices (P, K, 2), count, radius, owner
-        (P,); start: (N + 1, 3) body poses."""
-        cached = self.stamp
-        if (
-            cached is None
-            or cached[0] is not owner_table
-            or cached[1] != speculative
-            or cached[2] != cell_size
-            or not np.array_equal(self.arrays[0], rows)
-        ):
-            self.arrays = build_resting_grid(
+        part table ``owner_table``, this speculative distance and cell size. Parts:
+        vertices (P, K, 2), count, radius, owner (P,); start: (N + 1, 3) body poses."""
+        stamp = (owner_table, speculative, cell_size)
+        if not (self.built_for(stamp) and np.array_equal(self.arrays[0], rows)):
+            grid = build_resting_grid(
                 vertices, count, radius, owner, start, rows, speculative, cell_size
             )
-            self.stamp = (owner_table, speculative, cell_size)
-            self.contacts = None
+            self.keep(grid, stamp, None)
         return self.arrays
+
+
+def empty_grid() -> tuple:
+    """The arrays of a grid of no resting parts, typed as ``build_resting_grid`` gives
+    them (what a step passes before any grid was built), made once."""
+    global _EMPTY_GRID
+    if _EMPTY_GRID is None:
+        _EMPTY_GRID = build_resting_grid(
+            np.zeros((0, 1, 2)), np.zeros(0, dtype=np.int64), np.zeros(0),
+            np.zeros(0, dtype=np.int64), np.zeros((1, 3)), np.zeros(0, dtype=np.int64), 0.0,
+            0.0,
+        )  # fmt: skip
+    return _EMPTY_GRID
+
+
+_EMPTY_GRID = None
 
 
 @kernel

@@ -11,29 +11,59 @@
 4. manifolds, joints, velocities -> the sub-stepped soft solve (``engine.substep``) ->
    the step's end poses and velocities, the impulses, which bodies push-out moved; fast
    bodies stop at their time of impact;
-5. write back, remember impulses (the resting contacts' too), record events (with the
-   resting contacts), let islands at rest fall asleep.
+5. write back, let islands at rest fall asleep, remember impulses (the resting contacts'
+   too), record events (with the resting contacts).
 
 Each stage is a compiled kernel over the world's arrays; no Python loop runs over bodies,
-parts, pairs, contacts or joints. Arrays indexed by body row carry one extra row at the
-end, N, for the world itself (see ``engine.forces``).
+parts, pairs, contacts or joints. Stages 1 to 3 are one compiled call
+(``engine.detect_stage``), 4 to the write-back and sleep another (``engine.solve_stage``);
+between them run what may call the user's Python (presolve handlers) and after them what
+hands objects to Python (the warm-start cache, events). Arrays indexed by body row carry
+one extra row at the end, N, for the world itself (see ``engine.forces``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .candidate_pairs import GRID, QUADTREE, classify_pairs, collision_filters, find_candidates
-from .contact_manifolds import NO_MANIFOLDS, find_manifolds
+from .candidate_pairs import GRID, QUADTREE, collision_filters
+from .contact_manifolds import NO_MANIFOLDS
+from .contact_solver import Manifolds
+from .detect_stage import detect_stage
 from .events import body_pair_keys
-from .forces import start_of_step, write_back
-from .resting_parts import pairs_among_resting, resting_rows
+from .resting_parts import empty_grid
 from .settings import FLIP_SLOPS, SPECULATIVE_SLOPS
-from .sleep import active_bodies, constraints_to_solve, fall_asleep
-from .substep import solve_substeps
+from .solve_stage import solve_stage
+from .solver_inputs import contact_columns, solver_joint_columns
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
 NO_KEYS = np.zeros(0, dtype=np.int64)
+# The body columns ``engine.detect_stage.detect_stage`` takes, in its order.
+DETECT_BODY_FIELDS = (
+    "position", "angle", "velocity", "angular_velocity", "force", "torque", "inv_mass",
+    "inv_inertia", "kind", "awake", "damping", "gravity_scale", "reach", "thickness",
+    "island",
+)  # fmt: skip
+# The body columns ``engine.solve_stage.solve_stage`` takes, in its order.
+SOLVE_BODY_FIELDS = (
+    "position", "angle", "velocity", "angular_velocity", "force", "torque", "inv_mass",
+    "inv_inertia", "kind", "awake", "damping", "gravity_scale", "thickness", "bullet", "reach",
+    "sleep_time", "island", "sleep_threshold",
+)  # fmt: skip
+
+
+def solve_settings(world) -> tuple:
+    """The world's solver settings as the floats ``engine.substep.solve_substeps`` takes
+    (positions ``DT`` ... ``UNITS_PER_METER`` there)."""
+    # Floats all, whatever the user set them with: one compiled signature.
+    return tuple(
+        map(float, (
+            world.dt, world.substeps, world.relax_iterations, world.contact_hertz,
+            world.contact_damping_ratio, world.max_contact_push_speed, world.joint_hertz,
+            world.joint_damping_ratio, world._restitution_threshold, world._linear_slop,
+            world.position_iterations, world._units_per_meter,
+        ))
+    )  # fmt: skip
 
 
 def moving_rows(active: np.ndarray) -> np.ndarray:
@@ -41,25 +71,6 @@ def moving_rows(active: np.ndarray) -> np.ndarray:
     over bodies visit only these (static, sleeping and resting kinematic bodies keep their
     poses and velocities, and cost nothing there)."""
     return np.flatnonzero(active)
-
-
-def resting_contacts(world, parts, part_reach, owner, start, velocity, body, part, filters,
-                     speculative, flip_tolerance):  # fmt: skip
-    """The Manifolds among the resting parts (``engine.resting_parts``): kept while the
-    resting parts stay as they are, found again (narrow phase at rest, warm-started) when
-    the grid was rebuilt."""
-    cache = world._resting_parts
-    if cache.contacts is None:
-        pairs = pairs_among_resting(cache.arrays)
-        solid, _ = classify_pairs(pairs, owner, *filters)
-        cache.contacts = NO_MANIFOLDS
-        if solid.shape[1]:
-            cache.contacts = find_manifolds(
-                parts, part_reach, solid, start, velocity, body["reach"], part["friction"],
-                part["restitution"], body["thickness"], world.dt, speculative, flip_tolerance,
-                world._linear_slop, world._warm,
-            )  # fmt: skip
-    return cache.contacts
 
 
 def joined_impulses(warm: tuple, resting, solved: int, total: int) -> tuple:
@@ -88,63 +99,39 @@ def advance_one_step(world) -> None:
     part_reach = world._parts.table.view("reach")
     owner = world._parts.table.view("body")
     part = world._parts.table.columns()
-    jointed = world._jointed_keys()
-    events = world._event_log
-
-    # Sleep judges each body's speed at the middle of the step: from its start and end.
-    previous = (body["velocity"].copy(), body["angular_velocity"].copy()) if world.sleep else None
-
-    # 1. forces -> the velocities the phases sweep with (sleeping bodies feel nothing)
-    velocity, start, inv_mass, inv_inertia, dynamic = start_of_step(
-        body["position"], body["angle"], body["velocity"], body["angular_velocity"],
-        body["force"], body["torque"], body["inv_mass"], body["inv_inertia"], body["kind"],
-        body["awake"], body["damping"], body["gravity_scale"], world._gravity, dt,
-    )  # fmt: skip
-
-    # 2. broad phase: the moving parts' swept boxes, among themselves and against the
-    # resting parts' kept grid, filtered; islands something reached wake
-    def broad_phase():
-        resting_parts = world._resting_parts
-        resting = resting_parts.current(
-            world._parts, parts.vertices, parts.count, parts.radius, owner, start,
-            resting_rows(owner, body["kind"], body["awake"], part["sensor"]), speculative,
-            cell_size,
-        )  # fmt: skip
-        return find_candidates(
-            parts.vertices, parts.count, parts.radius, owner, start, velocity, body["reach"],
-            dt, speculative, METHOD_CODES[world.broadphase], cell_size, *filters, resting,
-        )  # fmt: skip
-
-    cell_size = world._cell_size or 0.0
-    filters = collision_filters(body, part, jointed)
-    solid, sensing = broad_phase()
+    table = (parts.vertices, parts.normals, parts.count, parts.radius, part_reach)
+    filters = collision_filters(body, part, world._jointed_keys())
     slots = world._joint_slots()
-    active, reached = active_bodies(
-        body["kind"], body["awake"], velocity, solid[2], solid[3], slots
-    )
-    while len(reached):
-        # Keeping their resting time: restarted, two neighbouring islands that settle at
-        # different times would wake each other in turn and never both sleep. The woken
-        # bodies move now: paired again, with each other and with what they reach.
-        world._wake_rows(reached, restart=False)
-        solid, sensing = broad_phase()
-        active, reached = active_bodies(
-            body["kind"], body["awake"], velocity, solid[2], solid[3], slots
-        )
-    resting = resting_contacts(
-        world, parts, part_reach, owner, start, velocity, body, part, filters, speculative,
-        flip_tolerance,
-    )  # fmt: skip
+    cell_size = float(world._cell_size or 0.0)
+    events = world._event_log
+    cache = world._resting_parts
+    stamp = (world._parts, speculative, cell_size)
 
-    # 3. narrow phase with each pair's relative velocity; sensors only overlap
-    manifolds = NO_MANIFOLDS
+    # 1. forces -> the velocities the phases sweep with (sleeping bodies feel nothing);
+    # 2. broad phase: the moving parts' swept boxes, among themselves and against the
+    # resting parts' kept grid, filtered; islands something reached wake;
+    # 3. narrow phase with each pair's relative velocity: one compiled call
+    forced, (solid, sensing), active, grid, woke, found, among_resting = detect_stage(
+        tuple(map(body.__getitem__, DETECT_BODY_FIELDS)), world._gravity, table,
+        (owner, part["sensor"], part["friction"], part["restitution"]), filters, slots,
+        cache.arrays if cache.arrays is not None else empty_grid(),
+        cache.built_for(stamp) and cache.contacts is not None,
+        (world._warm.keys, world._warm.normal, world._warm.tangent),
+        (dt, speculative, flip_tolerance, slop, float(METHOD_CODES[world.broadphase]),
+         cell_size),
+    )  # fmt: skip
+    velocity, start, inv_mass, inv_inertia, dynamic = forced
+    if grid is not None:  # rebuilt, with the contacts among the resting parts
+        among = Manifolds(*among_resting) if among_resting is not None else NO_MANIFOLDS
+        cache.keep(grid, stamp, among)
+    if woke:
+        world._bodies.sleep_changed()
+    resting = cache.contacts
+
+    # Presolve handlers may drop some manifolds; sensors only overlap.
+    manifolds = Manifolds(*found) if found is not None else NO_MANIFOLDS
     ignored = NO_KEYS
     if solid.shape[1]:
-        manifolds = find_manifolds(
-            parts, part_reach, solid, start, velocity, body["reach"], part["friction"],
-            part["restitution"], body["thickness"], dt, speculative, flip_tolerance, slop,
-            world._warm,
-        )  # fmt: skip
         manifolds, ignored = events.presolve(
             manifolds, body["body_id"], world._handles_by_row(), part["shape"]
         )
@@ -157,22 +144,18 @@ def advance_one_step(world) -> None:
         parts, sensing, start, body["body_id"], part["sensor"], part["shape"]
     )
 
-    # 4. the solve, on the constraints where something can move: contacts inside a
-    # sleeping island (or against static ground) are kept for events but cost nothing
-    solve_contacts, solve_joints = constraints_to_solve(
-        active, dynamic, manifolds.body_a, manifolds.body_b, slots
-    )
-    poses, velocity, pushed, warm, settled, opening = solve_substeps(
-        world, body, manifolds, solve_contacts, joints, slots, solve_joints, parts,
-        part_reach, owner, solid, start, velocity, inv_mass, inv_inertia,
-        filters, ignored, moving_rows(active),
+    # 4. the solve, on the constraints where something can move (contacts inside a
+    # sleeping island or against static ground are kept for events but cost nothing);
+    # 5. write back, and let islands at rest fall asleep: one compiled call
+    warm, world._bodies.next_island = solve_stage(
+        tuple(map(body.__getitem__, SOLVE_BODY_FIELDS)), world._gravity,
+        contact_columns(manifolds), manifolds.parts, solver_joint_columns(joints), slots,
+        table, owner, solid, start, velocity, inv_mass, inv_inertia, dynamic, filters,
+        ignored, active, moving_rows(active), solve_settings(world), world._clock.steps % 2 == 1,
+        (float(world.sleep), float(world._sleep_threshold), float(world._time_to_sleep)),
+        world._bodies.next_island,
     )  # fmt: skip
-
-    # 5. write back, remember impulses, and tell the game what happened
-    write_back(
-        poses, velocity, body["position"], body["angle"], body["velocity"],
-        body["angular_velocity"], body["force"], body["torque"],
-    )  # fmt: skip
+    # Remember impulses, and tell the game what happened.
     # The resting contacts are reported and keep their impulses, unsolved.
     reported = manifolds.joined(resting)
     if len(reported) or len(world._warm.keys):
@@ -184,11 +167,3 @@ def advance_one_step(world) -> None:
         reported, sensors, body["body_id"], world._handles_by_row(),
         world._parts.table.view("shape"),
     )  # fmt: skip
-    if world.sleep:
-        world._bodies.next_island = fall_asleep(
-            body["kind"], body["awake"], body["velocity"], body["angular_velocity"],
-            previous[0], previous[1], body["reach"], body["sleep_time"], body["island"],
-            pushed, body["sleep_threshold"], manifolds.body_a, manifolds.body_b, settled,
-            opening, manifolds.slop, slots, dt, world._sleep_threshold, world._time_to_sleep,
-            world._bodies.next_island,
-        )  # fmt: skip

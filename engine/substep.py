@@ -113,9 +113,7 @@ from .soft_contacts import (
 from .soft_joints import keep_spring_pushes, soften_joints, solve_soft_main
 from .solver_inputs import (
     STREAMS,
-    contact_columns,
     interleaved_order,
-    solver_joint_columns,
 )
 from .solver_settings import (
     DEEP_OVERLAP,
@@ -135,70 +133,84 @@ from .tree_turns import (
     without_held_turns,
 )
 
+# Positions in the ``settings`` tuple ``solve_substeps`` takes (see its docstring).
+(DT, SUBSTEPS, RELAX_ITERATIONS, CONTACT_HERTZ, CONTACT_RATIO, PUSH_SPEED, JOINT_HERTZ,
+ JOINT_RATIO, RESTITUTION_THRESHOLD, LINEAR_SLOP, POSITION_ITERATIONS,
+ UNITS_PER_METER) = range(12)  # fmt: skip
 
-def solve_substeps(world, body: dict, manifolds, solve_contacts, joints: dict, slots,
-                   solve_joints, parts, part_reach, owner, solid, start, swept, inv_mass,
-                   inv_inertia, filters, ignored, moving):  # fmt: skip
+
+@kernel
+def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, slots,
+                   solve_joints, table, owner, solid, start, swept, inv_mass, inv_inertia,
+                   filters, ignored, moving, settings, backwards, sleep):  # fmt: skip
     """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
     push-out moved (``_push_out_deep``), the impulses ((M, 2), (M,)) for the warm-start
-    cache, each point's separation (M, 2) (with sleep on, plus the depth its spring sits at under
-    its load), and, with sleep on, how fast each manifold (M,) opened over the step (for
-    sleep: an overlap deeper than where its spring rests, opening, is still being pushed
-    out); the manifolds' impulses become the step's.
+    cache, each point's separation (M, 2) (with sleep on, plus the depth its spring sits
+    at under its load), and how fast each manifold (M,) opened over the step (with sleep
+    on, for sleep: an overlap deeper than where its spring rests, opening, is still being
+    pushed out; else empty); the manifolds' impulse columns become the step's.
 
-    body, joints: the world's columns; manifolds with solve_contacts (M,) bool; slots
-    (J, 2), solve_joints (J,) bool; parts, part_reach, owner, solid: the part table and the
-    step's (4, S) candidate pairs, for continuous collision, with the filters and ignored
-    pair keys ``engine.ccd_pairs`` takes; start: (N + 1, 3) poses; swept (N + 1, 3): the
+    body: the body columns (N, ...) velocity, angular_velocity, force, torque, inv_mass,
+    inv_inertia, kind, awake, damping, gravity_scale, thickness, bullet, reach; gravity
+    (2,); contacts: the manifolds' columns (``engine.solver_inputs.contact_columns``) with
+    part_pairs (M, 2) and solve_contacts (M,) bool; joints: the joint table's solver
+    columns (``solver_joint_columns``), slots (J, 2), solve_joints (J,) bool; table: the
+    packed parts (vertices, normals, count, radius, reach), owner (P,), solid: the step's
+    (4, S) candidate pairs, for continuous collision, with the filters and ignored pair
+    keys ``engine.ccd_pairs`` takes; start: (N + 1, 3) poses; swept (N + 1, 3): the
     velocities the broad phase used; inv_mass, inv_inertia: (N + 1,); moving: (A,) int64
     the rows of the bodies the step moves (``engine.sleep.active_bodies``): the others
-    keep their poses and velocities.
+    keep their poses and velocities. settings: the floats at the positions DT ...
+    UNITS_PER_METER name (the world's, in its units); backwards: this step visits the
+    manifolds in reverse; sleep: the world's sleep is on.
     """
-    m = manifolds
+    (body_velocity, angular_velocity, force, torque, body_inv_mass, body_inv_inertia, kind,
+     awake, damping, gravity_scale, thickness, bullet, reach) = body  # fmt: skip
+    (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
+     normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
+    dt = settings[DT]
+    substeps = int(settings[SUBSTEPS])
     velocity, accel, drag = substep_forces(
-        body["velocity"], body["angular_velocity"], body["force"], body["torque"],
-        body["inv_mass"], body["inv_inertia"], body["kind"], body["awake"], body["damping"],
-        body["gravity_scale"], world._gravity,
+        body_velocity, angular_velocity, force, torque, body_inv_mass, body_inv_inertia, kind,
+        awake, damping, gravity_scale, gravity,
     )  # fmt: skip
     # Contact springs stay within the sub-steps' reach: at most MAX_HERTZ_SHARE of their rate.
-    contact_hertz = min(world.contact_hertz, MAX_HERTZ_SHARE * world.substeps / world.dt)
-    settings = (
-        contact_hertz, world.contact_damping_ratio, world.max_contact_push_speed,
-        world.joint_hertz, world.joint_damping_ratio, world._restitution_threshold,
-        world._linear_slop * TREE_TOLERANCE, ANGULAR_SLOP * TREE_TOLERANCE, IMPACT_RELAX,
+    contact_hertz = min(settings[CONTACT_HERTZ], MAX_HERTZ_SHARE * substeps / dt)
+    solver_settings = (
+        contact_hertz, settings[CONTACT_RATIO], settings[PUSH_SPEED], settings[JOINT_HERTZ],
+        settings[JOINT_RATIO], settings[RESTITUTION_THRESHOLD],
+        settings[LINEAR_SLOP] * TREE_TOLERANCE, ANGULAR_SLOP * TREE_TOLERANCE, IMPACT_RELAX,
         IMPACT_BIASED,
     )  # fmt: skip
-    contacts = contact_columns(m)
+    radius = table[3]
     cores = round_cores(
-        m.arm_a, m.arm_b, m.normal, m.separation, m.count, parts.radius[m.parts[:, 0]],
-        parts.radius[m.parts[:, 1]],
+        arm_a, arm_b, normal, separation, count, radius[part_pairs[:, 0]],
+        radius[part_pairs[:, 1]],
     )  # fmt: skip
-    joint_columns = solver_joint_columns(joints)
-    push_depth = DEEP_PUSH_STEPS * world.max_contact_push_speed * world.dt
-    deep = deep_overlaps(body["thickness"], m.body_a, m.body_b, slots, solve_joints, push_depth)
+    push_depth = DEEP_PUSH_STEPS * settings[PUSH_SPEED] * dt
+    deep = deep_overlaps(thickness, body_a, body_b, slots, solve_joints, push_depth)
     moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
-        contacts, cores, solve_contacts, joint_columns, slots, solve_joints, start, velocity,
-        accel, drag, inv_mass, inv_inertia, world.dt, world.substeps, world.relax_iterations,
-        settings, world._clock.steps % 2 == 1, deep, moving,
+        contacts, cores, solve_contacts, joints, slots, solve_joints, start, velocity, accel,
+        drag, inv_mass, inv_inertia, dt, substeps, int(settings[RELAX_ITERATIONS]),
+        solver_settings, backwards, deep, moving,
     )  # fmt: skip
     poses = _stop_tunnels(
-        (parts.vertices, parts.normals, parts.count, parts.radius, part_reach), owner, solid,
-        filters, ignored, body["bullet"], body["reach"], body["thickness"], start, swept,
-        moved, world.dt, world._linear_slop, tree_of, velocity,
+        table, owner, solid, filters, ignored, bullet, reach, thickness, start, swept, moved,
+        dt, settings[LINEAR_SLOP], tree_of, velocity,
     )  # fmt: skip
     pushed = _push_out_deep(
-        world, body, m, cores, solve_contacts, poses, start, inv_mass, parts, part_reach,
-        owner, solid, filters, ignored, loaded, deep,
+        thickness, contacts, part_pairs, cores, solve_contacts, poses, start, inv_mass, table,
+        owner, solid, filters, ignored, loaded, deep, settings,
     )  # fmt: skip
     # Sleep judges overlap from where each loaded spring rests, not from touching, and
     # only while the springs are pushing it out.
-    settled = m.separation
-    opening = None
-    if world.sleep:
-        settled = m.separation + loaded
+    settled = separation
+    opening = np.zeros(0)
+    if sleep:
+        settled = separation + loaded
         opening = opening_speeds(
-            m.count, m.normal, cores[0], cores[1], m.separation, loaded, m.slop, m.body_a,
-            m.body_b, moved, world.dt,
+            count, normal, cores[0], cores[1], separation, loaded, slop, body_a, body_b,
+            moved, dt,
         )  # fmt: skip
     return poses, velocity, pushed, (warm_normal, warm_tangent), settled, opening
 
@@ -238,14 +250,16 @@ def past_deep(solve_contacts, separation, loaded, deep):
     return False
 
 
-def _push_out_deep(world, body: dict, m, cores, solve_contacts, poses, start, inv_mass,
-                   parts, part_reach, owner, solid, filters, ignored, loaded,
-                   deep):  # fmt: skip
+@kernel
+def _push_out_deep(thickness, contacts, part_pairs, cores, solve_contacts, poses, start,
+                   inv_mass, table, owner, solid, filters, ignored, loaded, deep,
+                   settings):  # fmt: skip
     """Push-out on positions (``engine.position_correction``, along each contact's
     normal) of the overlap the springs left deeper than their slop past the depth at
     which each holds its load (``loaded`` (M, 2), ``engine.soft_contacts.loaded_depths``);
     poses (N + 1, 3) change in place. Returns which bodies (N,) bool it moved by more than
-    a fifth of their slop (not at rest yet). deep (M,): ``deep_overlaps``.
+    a fifth of their slop (not at rest yet). deep (M,): ``deep_overlaps``; contacts,
+    part_pairs, table, settings: as ``solve_substeps`` takes them.
 
     Only once some manifold overlaps past its ``deep``, and then every manifold of
     bodies without joints takes part. The springs part bodies spawned into each other at
@@ -254,28 +268,36 @@ def _push_out_deep(world, body: dict, m, cores, solve_contacts, poses, start, in
     pushed out, a resting pile of 5 mm boxes sank back within the next step and never
     slept. Pushed out of each other at any depth, the tumbler's boxes were pushed into its
     moving walls (1.5 cm against 0.5)."""
-    n = len(body["kind"])
-    if not past_deep(solve_contacts, m.separation, loaded, deep):
-        return np.zeros(n, dtype=np.bool_)
-    solve_contacts = solve_contacts & np.isfinite(deep)
-    held = m.separation + loaded
+    n = len(thickness)
+    body_a, body_b, normal, separation = contacts[0], contacts[1], contacts[3], contacts[6]
+    slop = contacts[11]
+    pushed = np.zeros(n, dtype=np.bool_)
+    if not past_deep(solve_contacts, separation, loaded, deep):
+        return pushed
+    solve = solve_contacts & np.isfinite(deep)
+    held = separation + loaded
     # Against static and kinematic bodies the true depth: the guard that push-out drives
     # nothing deeper into them measures from it (from where the springs hold their loads,
     # a box was pushed 0.8 cm into the tumbler's moving wall, against 0.5).
-    fixed = (inv_mass[m.body_a] == 0.0) | (inv_mass[m.body_b] == 0.0)
-    held = np.where(fixed[:, None], m.separation, held)
-    slop = body_slops(body["thickness"], world._linear_slop)
+    for i in range(len(body_a)):
+        if inv_mass[body_a[i]] == 0.0 or inv_mass[body_b[i]] == 0.0:
+            held[i, 0], held[i, 1] = separation[i, 0], separation[i, 1]
+    world_slop = settings[LINEAR_SLOP]
+    slops = body_slops(thickness, world_slop)
     turned = poses[:, 2] - start[:, 2]
     unpushed = poses.copy()
-    speculative = SPECULATIVE_SLOPS * world._linear_slop
     correct_positions(
-        (m.body_a, m.body_b, m.normal, cores[0], cores[1], held, m.slop),
-        solve_contacts, poses, start, turned, inv_mass, world.position_iterations,
-        (CORRECTION_FACTOR, MAX_CORRECTION * world._units_per_meter), slop,
-        ((parts.vertices, parts.normals, parts.count, parts.radius, part_reach), owner, filters,
-         ignored, solid, speculative),
+        (body_a, body_b, normal, cores[0], cores[1], held, slop), solve, poses, start, turned,
+        inv_mass, int(settings[POSITION_ITERATIONS]),
+        (CORRECTION_FACTOR, MAX_CORRECTION * settings[UNITS_PER_METER]), slops,
+        (table, owner, filters, ignored, solid, SPECULATIVE_SLOPS * world_slop),
     )  # fmt: skip
-    return np.any(np.abs(poses[:n, :2] - unpushed[:n, :2]) > 0.2 * slop[:n, None], axis=1)
+    for i in range(n):
+        limit = 0.2 * slops[i]
+        pushed[i] = abs(poses[i, 0] - unpushed[i, 0]) > limit or (
+            abs(poses[i, 1] - unpushed[i, 1]) > limit
+        )
+    return pushed
 
 
 @kernel
