@@ -1,6 +1,7 @@
 # Set-up and everyday commands. `make test` and `make demo` work on a fresh machine:
-# each creates .venv and installs what it needs on first use, and compiles the engine's
-# kernels once (python -m engine.warm; they are cached on disk).
+# each creates .venv and installs what it needs on first use (`make demo` only the demos'
+# extras), and compiles the engine's kernels once (python -m engine.warm; they are cached
+# on disk).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -8,12 +9,22 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install test lint bench docs demo system-deps clean
 
-$(STAMP): pyproject.toml
+DEMO_STAMP := $(VENV)/.installed-demos
+
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# What the demos need: the engine and its demo extras, not the test, docs and bench ones.
+$(DEMO_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[demos]'
+	$(BIN)/python -m engine.warm
+	touch $(DEMO_STAMP)
+
+$(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,demos,bench]'
 	$(BIN)/python -m engine.warm
-	touch $(STAMP)
+	touch $(STAMP) $(DEMO_STAMP)
 
 install: $(STAMP)
 
@@ -37,7 +48,7 @@ docs: $(STAMP)
 # The default scene (DEMO=NAME for another) in a window. Without a display it renders
 # offscreen instead and records out/demo.gif and out/demo.png.
 DEMO ?= default
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/python -m demos $(DEMO) --out out/demo
 
 # Debian packages for offscreen rendering (Mesa's EGL and drivers) and the HUD's font.
