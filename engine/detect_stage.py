@@ -4,8 +4,8 @@ of resting parts, the islands it reaches woken, and the narrow phase.
 ``detect_stage`` runs what ``engine.step`` describes as stages 1 to 3, up to the presolve
 handlers: one call instead of one per stage, since in a small world the calls (each
 passing dozens of arrays) and the Python between them cost more than the physics. The
-grid of resting parts (``engine.resting_parts``) comes in and goes out again, rebuilt
-when the resting parts changed, with the contacts among them found anew.
+grid of resting parts (``engine.resting_parts``) comes in, and goes out again only when
+it was rebuilt (the resting parts changed), with the contacts among them found anew.
 """
 
 from __future__ import annotations
