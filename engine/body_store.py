@@ -83,6 +83,7 @@ class BodyStore(Table):
     EXCLUDED = {
         "_columns": "cache of the field views, rebuilt on demand",
         "_cells": "cache of the fields' memoryviews, rebuilt on demand",
+        "version": "counts changes of the rows' layout, for caches; starts again at 0",
         "handle_array": "cache of handles as an object array, rebuilt on demand",
         "_any_asleep": "cache: whether some body sleeps, found again after it may change",
     }

@@ -180,11 +180,14 @@ class EventLog:
             manifolds.normal_impulse, manifolds.slop,
         )  # fmt: skip
         began, persisting, ended = began_and_ended(self.contact_keys, current_keys)
-        # Sensor overlaps compare by (body pair, shape pair): ranks of both lists at once.
         old = len(self.sensor_keys)
-        both = np.concatenate([self.sensor_keys, sensor_keys])
-        rank = sensor_order(both[:, 0], both[:, 1])
-        sensor_began, _, sensor_ended = began_and_ended(rank[:old], rank[old:])
+        if old or len(sensor_keys):
+            # Sensor overlaps compare by (body pair, shape pair): ranks of both lists at once.
+            both = np.concatenate([self.sensor_keys, sensor_keys])
+            rank = sensor_order(both[:, 0], both[:, 1])
+            sensor_began, _, sensor_ended = began_and_ended(rank[:old], rank[old:])
+        else:  # no sensor overlaps now or before (most worlds)
+            sensor_began = sensor_ended = NO_FLAGS
         # The part rows the manifolds name can change before the table is built (a body
         # removed): their shapes are looked up now.
         shapes = part_shapes[manifolds.parts]

@@ -99,6 +99,7 @@ class JointStore(Table):
     EXCLUDED = {
         "_columns": "cache of the field views, rebuilt on demand",
         "_cells": "cache of the fields' memoryviews, rebuilt on demand",
+        "version": "counts changes of the rows' layout, for caches; starts again at 0",
         "_rows": "cache of each joint id's row, rebuilt on demand",
         "_joined": "cache of the ids of the bodies in joints, rebuilt on demand",
     }

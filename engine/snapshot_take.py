@@ -52,6 +52,8 @@ EXCLUDED_ATTRIBUTES = {
     "_resting_parts": "cache of the resting parts' grid and contacts, rebuilt by the step "
     "after the resting parts change (a restore replaces the part table, which it checks; "
     "the contacts follow from the poses and the warm-start cache, which are saved)",
+    "_step_inputs": "cache of the table views and joint rows the step passes its kernels, "
+    "gathered again when a table's version moves on or the table is replaced (a restore)",
     # Within a step only: snapshot and restore refuse to run during a step (from a presolve
     # handler), and between steps these are always False, False and [].
     "_stepping": "true only during a step",

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .candidate_pairs import GRID, QUADTREE, collision_filters
+from .candidate_pairs import GRID, QUADTREE
 from .contact_manifolds import NO_MANIFOLDS
 from .contact_solver import Manifolds
 from .detect_stage import detect_stage
@@ -34,34 +34,23 @@ from .events import body_pair_keys
 from .resting_parts import empty_grid
 from .settings import FLIP_SLOPS, SPECULATIVE_SLOPS
 from .solve_stage import solve_stage
-from .solver_inputs import contact_columns, solver_joint_columns
+from .solver_inputs import contact_columns
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
 NO_KEYS = np.zeros(0, dtype=np.int64)
-# The body columns ``engine.detect_stage.detect_stage`` takes, in its order.
-DETECT_BODY_FIELDS = (
-    "position", "angle", "velocity", "angular_velocity", "force", "torque", "inv_mass",
-    "inv_inertia", "kind", "awake", "damping", "gravity_scale", "reach", "thickness",
-    "island",
-)  # fmt: skip
-# The body columns ``engine.solve_stage.solve_stage`` takes, in its order.
-SOLVE_BODY_FIELDS = (
-    "position", "angle", "velocity", "angular_velocity", "force", "torque", "inv_mass",
-    "inv_inertia", "kind", "awake", "damping", "gravity_scale", "thickness", "bullet", "reach",
-    "sleep_time", "island", "sleep_threshold",
-)  # fmt: skip
 
 
 def solve_settings(world) -> tuple:
     """The world's solver settings as the floats ``engine.substep.solve_substeps`` takes
     (positions ``DT`` ... ``UNITS_PER_METER`` there)."""
-    # Floats all, whatever the user set them with: one compiled signature.
+    # Floats all, whatever the user set them with: one compiled signature. The stored
+    # values, read without the properties (checked when set).
     return tuple(
         map(float, (
-            world.dt, world.substeps, world.relax_iterations, world.contact_hertz,
-            world.contact_damping_ratio, world.max_contact_push_speed, world.joint_hertz,
-            world.joint_damping_ratio, world._restitution_threshold, world._linear_slop,
-            world.position_iterations, world._units_per_meter,
+            world._dt, world._substeps, world._relax_iterations, world._contact_hertz,
+            world._contact_damping_ratio, world._max_contact_push_speed, world._joint_hertz,
+            world._joint_damping_ratio, world._restitution_threshold, world._linear_slop,
+            world._position_iterations, world._units_per_meter,
         ))
     )  # fmt: skip
 
@@ -70,7 +59,7 @@ def moving_rows(active: np.ndarray) -> np.ndarray:
     """(A,) int64 the rows of the bodies the solve moves, from active (N,) bool: its loops
     over bodies visit only these (static, sleeping and resting kinematic bodies keep their
     poses and velocities, and cost nothing there)."""
-    return np.flatnonzero(active)
+    return active.nonzero()[0]
 
 
 def joined_impulses(warm: tuple, resting, solved: int, total: int) -> tuple:
@@ -88,20 +77,21 @@ def joined_impulses(warm: tuple, resting, solved: int, total: int) -> tuple:
 
 def advance_one_step(world) -> None:
     """Run one step of ``world.dt`` on the world's arrays (the handlers run afterwards)."""
-    dt = world.dt
+    dt = world._dt
     # The world's tolerances, in its units; the kernels take them as arguments.
     slop = world._linear_slop
     speculative = SPECULATIVE_SLOPS * slop
     flip_tolerance = FLIP_SLOPS * slop
-    body = world._bodies.columns()
-    joints = world._joints.columns()
-    parts = world._parts.packed()
-    part_reach = world._parts.table.view("reach")
-    owner = world._parts.table.view("body")
-    part = world._parts.table.columns()
-    table = (parts.vertices, parts.normals, parts.count, parts.radius, part_reach)
-    filters = collision_filters(body, part, world._jointed_keys())
-    slots = world._joint_slots()
+    inputs = world._step_inputs.current(world)
+    body, part, parts, table, filters, slots = (
+        inputs.body,
+        inputs.part,
+        inputs.parts,
+        inputs.table,
+        inputs.filters,
+        inputs.slots,
+    )
+    owner = inputs.part_columns[0]
     cell_size = float(world._cell_size or 0.0)
     events = world._event_log
     cache = world._resting_parts
@@ -112,12 +102,11 @@ def advance_one_step(world) -> None:
     # resting parts' kept grid, filtered; islands something reached wake;
     # 3. narrow phase with each pair's relative velocity: one compiled call
     forced, (solid, sensing), active, grid, woke, found, among_resting = detect_stage(
-        tuple(map(body.__getitem__, DETECT_BODY_FIELDS)), world._gravity, table,
-        (owner, part["sensor"], part["friction"], part["restitution"]), filters, slots,
+        inputs.detect_body, world._gravity, table, inputs.part_columns, filters, slots,
         cache.arrays if cache.arrays is not None else empty_grid(),
         cache.built_for(stamp) and cache.contacts is not None,
         (world._warm.keys, world._warm.normal, world._warm.tangent),
-        (dt, speculative, flip_tolerance, slop, float(METHOD_CODES[world.broadphase]),
+        (dt, speculative, flip_tolerance, slop, float(METHOD_CODES[world._broadphase]),
          cell_size),
     )  # fmt: skip
     velocity, start, inv_mass, inv_inertia, dynamic = forced
@@ -148,10 +137,10 @@ def advance_one_step(world) -> None:
     # sleeping island or against static ground are kept for events but cost nothing);
     # 5. write back, and let islands at rest fall asleep: one compiled call
     warm, world._bodies.next_island = solve_stage(
-        tuple(map(body.__getitem__, SOLVE_BODY_FIELDS)), world._gravity,
-        contact_columns(manifolds), manifolds.parts, solver_joint_columns(joints), slots,
-        table, owner, solid, start, velocity, inv_mass, inv_inertia, dynamic, filters,
-        ignored, active, moving_rows(active), solve_settings(world), world._clock.steps % 2 == 1,
+        inputs.solve_body, world._gravity, contact_columns(manifolds), manifolds.parts,
+        inputs.joints, slots, table, owner, solid, start, velocity, inv_mass, inv_inertia,
+        dynamic, filters, ignored, active, moving_rows(active), solve_settings(world),
+        world._clock.steps % 2 == 1,
         (float(world.sleep), float(world._sleep_threshold), float(world._time_to_sleep)),
         world._bodies.next_island,
     )  # fmt: skip
@@ -163,7 +152,4 @@ def advance_one_step(world) -> None:
             reported.keys, *joined_impulses(warm, resting, len(manifolds), len(reported))
         )
     world._clock.steps += 1
-    events.record(
-        reported, sensors, body["body_id"], world._handles_by_row(),
-        world._parts.table.view("shape"),
-    )  # fmt: skip
+    events.record(reported, sensors, body["body_id"], world._handles_by_row(), part["shape"])

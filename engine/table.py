@@ -14,11 +14,14 @@ class Table:
     """Named arrays sharing one row count, grown by doubling.
 
     ``fields``: name -> (trailing shape, dtype). ``view(name)`` is rows [0, count);
-    ``cells()`` reads and writes single elements at Python's speed.
+    ``cells()`` reads and writes single elements at Python's speed. ``version`` counts the
+    changes of rows or arrays (not of values in place): what is derived from the rows'
+    layout (views, the joints' body rows) is kept until it moves on.
     """
 
     def __init__(self, fields: dict, capacity: int = 16):
         self.count = 0
+        self.version = 0
         self._fields = dict(fields)
         self.arrays = {
             name: np.zeros((capacity, *shape), dtype=dtype)
@@ -44,6 +47,7 @@ class Table:
             self.arrays[name] = grown
         self._columns = None
         self._cells = None
+        self.version += 1
 
     def append(self, values: dict, rows: int = 1) -> int:
         """Append ``rows`` rows from ``values`` (name -> array of the rows); returns the first."""
@@ -52,6 +56,7 @@ class Table:
         for name, array in self.arrays.items():
             array[first : first + rows] = values.get(name, 0)
         self.count += rows
+        self.version += 1
         return first
 
     def append_one(self, values: dict) -> int:
@@ -67,6 +72,7 @@ class Table:
             else:  # one element: a memoryview write, half numpy's cost
                 cells[name][row] = values.get(name, 0)
         self.count += 1
+        self.version += 1
         return row
 
     def delete(self, first: int, rows: int = 1) -> None:
@@ -76,6 +82,7 @@ class Table:
             for array in self.arrays.values():
                 array[first : end - rows] = array[first + rows : end]
         self.count -= rows
+        self.version += 1
 
     def keep_rows(self, kept: np.ndarray) -> None:
         """Keep the rows where ``kept`` (count,) bool is True, in their order: one pass
@@ -85,6 +92,7 @@ class Table:
             remaining = array[:count][kept]
             array[: len(remaining)] = remaining
         self.count = int(kept.sum())
+        self.version += 1
 
     def view(self, name: str) -> np.ndarray:
         """Field ``name``'s live rows [0, count): a view, (count, ...)."""
@@ -92,8 +100,8 @@ class Table:
 
     def columns(self) -> dict:
         """Every field's view (rows [0, count)), built once until the table changes."""
-        if self._columns is None or self._columns[0] != self.count:
-            self._columns = (self.count, {name: self.view(name) for name in self.arrays})
+        if self._columns is None or self._columns[0] != self.version:
+            self._columns = (self.version, {name: self.view(name) for name in self.arrays})
         return self._columns[1]
 
     def cells(self) -> dict:
@@ -109,6 +117,7 @@ class Table:
         self.arrays[name] = array
         self._columns = None
         self._cells = None
+        self.version += 1
 
     def fill(self, columns: dict, count: int) -> None:
         """Make rows [0, count) the given columns (field name -> (count, ...) array)."""
@@ -118,3 +127,4 @@ class Table:
             self.arrays[name][:count] = value
         self.count = count
         self._columns = None
+        self.version += 1

@@ -50,6 +50,7 @@ from .solver_settings import (
     soft_solver_settings,
 )
 from .step import advance_one_step
+from .step_inputs import StepInputs
 from .validation import (
     as_bounded_vector,
     as_finite_float,
@@ -173,6 +174,7 @@ class World(
         self._deferred: list = []
         self._query_index = QueryIndexCache()  # a cache, rebuilt by the first query after a change
         self._resting_parts = RestingParts()  # a cache, rebuilt by the step after a change
+        self._step_inputs = StepInputs()  # a cache, gathered again when a table's layout moves
         self._units_per_meter = units
         self._linear_slop = tolerances["linear_slop"]
         self._restitution_threshold = tolerances["restitution_threshold"]

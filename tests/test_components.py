@@ -46,11 +46,12 @@ def test_the_world_holds_settings_and_components_only(stepped):
     assert set(SAVED_ATTRIBUTES) - settings == set(COMPONENTS)
     for attribute, component in COMPONENTS.items():
         assert type(getattr(stepped, attribute)) is component
-    # Left out: the query index and the resting parts' grid (caches) and what holds only
-    # during a step.
+    # Left out: the query index, the resting parts' grid and the step's kept inputs
+    # (caches) and what holds only during a step.
     assert set(EXCLUDED_ATTRIBUTES) == {
         "_query_index",
         "_resting_parts",
+        "_step_inputs",
         "_stepping",
         "_running",
         "_deferred",
