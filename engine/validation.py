@@ -166,8 +166,19 @@ def check_bound(size: float, argument: str, limit: float, unit: str) -> None:
     """ValueError unless ``size`` <= ``limit``: the step could not represent more."""
     if not size <= limit:
         raise ValueError(
-            f"{argument}: {size:g} {unit} is more than the step represents (at most {limit:g})"
+            f"{argument}: {_beside(size, limit)} {unit} is more than the step represents "
+            f"(at most {limit:g})"
         )
+
+
+def _beside(value: float, limit: float) -> str:
+    """``value`` written with as many digits as it takes not to read as ``limit`` (a speed
+    just over its limit is not shown as the limit itself)."""
+    for digits in range(6, 18):
+        text = f"{value:.{digits}g}"
+        if text != f"{limit:.{digits}g}":
+            return text
+    return repr(value)
 
 
 def as_pose(value, argument: str) -> np.ndarray:

@@ -10,7 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from .settings import (
+    LINEAR_SLOP,
     MAX_GRAVITY,
+    RESTITUTION_THRESHOLD,
+    SLEEP_THRESHOLD,
+    TIME_TO_SLEEP,
 )
 from .solver_settings import count_setting, non_negative_setting
 from .validation import (
@@ -53,7 +57,7 @@ class WorldSettings:
 
     @linear_slop.setter
     def linear_slop(self, value) -> None:
-        self._linear_slop = as_positive_float(value, "linear_slop")
+        self._linear_slop = self._tolerance(value, "linear_slop", LINEAR_SLOP)
 
     @property
     def restitution_threshold(self) -> float:
@@ -62,7 +66,9 @@ class WorldSettings:
 
     @restitution_threshold.setter
     def restitution_threshold(self, value) -> None:
-        self._restitution_threshold = as_positive_float(value, "restitution_threshold")
+        self._restitution_threshold = self._tolerance(
+            value, "restitution_threshold", RESTITUTION_THRESHOLD
+        )
 
     @property
     def sleep_threshold(self) -> float:
@@ -72,7 +78,7 @@ class WorldSettings:
 
     @sleep_threshold.setter
     def sleep_threshold(self, value) -> None:
-        self._sleep_threshold = as_positive_float(value, "sleep_threshold")
+        self._sleep_threshold = self._tolerance(value, "sleep_threshold", SLEEP_THRESHOLD)
 
     @property
     def time_to_sleep(self) -> float:
@@ -81,7 +87,14 @@ class WorldSettings:
 
     @time_to_sleep.setter
     def time_to_sleep(self, value) -> None:
-        self._time_to_sleep = as_positive_float(value, "time_to_sleep")
+        self._time_to_sleep = self._tolerance(value, "time_to_sleep", TIME_TO_SLEEP, scaled=False)
+
+    def _tolerance(self, value, name: str, default: float, scaled: bool = True) -> float:
+        """A tolerance as set: a positive finite number, or None for its default (in the
+        world's units when ``scaled``), as ``World()`` takes it."""
+        if value is None:
+            return default * self._units_per_meter if scaled else default
+        return as_positive_float(value, name)
 
     @property
     def dt(self) -> float:

@@ -95,6 +95,12 @@ BAD_CALLS = [
         ValueError,
         "velocity: 1e+30 m/s is more than the step represents (at most 1e+06)",
     ),
+    (
+        # Just over the limit: written with the digits that tell it from the limit.
+        "b.velocity = (-1e6, 1e3)",
+        ValueError,
+        "velocity: 1000000.5 m/s is more than the step represents (at most 1e+06)",
+    ),
     ("b.velocity = (1.0,)", ValueError, "velocity: expected an array of shape (2,), got (1,)"),
     (
         "b.velocity = np.array([1.0, NAN])",

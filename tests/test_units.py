@@ -350,12 +350,22 @@ def test_world_refuses_bad_settings_naming_them(name, value, error):
 def test_setting_a_bad_value_raises_and_changes_nothing(name):
     world = World()
     before = getattr(world, name)
-    for value in (0.0, -2.0, math.nan, "fast", None):
+    for value in (0.0, -2.0, math.nan, "fast"):
         with pytest.raises((ValueError, TypeError), match=name):
             setattr(world, name, value)
         assert getattr(world, name) == before
     setattr(world, name, 2 * before)
     assert getattr(world, name) == 2 * before
+
+
+@pytest.mark.parametrize("k", [1.0, 100.0])
+@pytest.mark.parametrize("name", SETTINGS)
+def test_setting_none_restores_the_default_in_the_worlds_units(name, k):
+    """None means the default when set, as it does to ``World()`` (docs/world.md)."""
+    default = getattr(World(units_per_meter=k), name)
+    world = World(units_per_meter=k, **{name: 3 * default})
+    setattr(world, name, None)
+    assert getattr(world, name) == default
 
 
 def test_units_per_meter_is_fixed_and_bounded():
