@@ -25,6 +25,21 @@ from .jit import kernel
 
 
 @kernel
+def any_active(kind, awake, velocity, angular_velocity):
+    """Whether the step moves any body (kind, awake (N,), velocity (N, 2), angular_velocity
+    (N,) as the body columns hold them): an awake dynamic body or a moving kinematic one,
+    as ``active_bodies`` counts them. Stops at the first."""
+    for i in range(len(kind)):
+        if kind[i] == DYNAMIC and awake[i]:
+            return True
+        if kind[i] == KINEMATIC and (
+            velocity[i, 0] != 0.0 or velocity[i, 1] != 0.0 or angular_velocity[i] != 0.0
+        ):
+            return True
+    return False
+
+
+@kernel
 def active_bodies(kind, awake, velocity, pair_a, pair_b, slots):
     """(N,) bool bodies the step moves, and (W,) rows of sleeping bodies reached this step.
 

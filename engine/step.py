@@ -20,6 +20,9 @@ parts, pairs, contacts or joints. Stages 1 to 3 are one compiled call
 between them run what may call the user's Python (presolve handlers) and after them what
 hands objects to Python (the warm-start cache, events). Arrays indexed by body row carry
 one extra row at the end, N, for the world itself (see ``engine.forces``).
+
+A world in which nothing can move (``still``: every part resting in the kept grid, no
+body awake) skips the stages: ``hold_still`` leaves the world as they would.
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ from .contact_solver import Manifolds
 from .detect_stage import detect_stage
 from .events import body_pair_keys
 from .resting_parts import empty_grid
+from .sensor_overlaps import NO_SENSOR_KEYS
 from .settings import FLIP_SLOPS, SPECULATIVE_SLOPS
+from .sleep import any_active
 from .solve_stage import solve_stage
 from .solver_inputs import contact_columns
 
@@ -97,6 +102,10 @@ def advance_one_step(world) -> None:
     cache = world._resting_parts
     stamp = (world._parts, speculative, cell_size)
 
+    if still(inputs, cache, stamp):
+        hold_still(world, inputs, cache.contacts, events)
+        return
+
     # 1. forces -> the velocities the phases sweep with (sleeping bodies feel nothing);
     # 2. broad phase: the moving parts' swept boxes, among themselves and against the
     # resting parts' kept grid, filtered; islands something reached wake;
@@ -153,3 +162,49 @@ def advance_one_step(world) -> None:
         )
     world._clock.steps += 1
     events.record(reported, sensors, body["body_id"], world._handles_by_row(), part["shape"])
+
+
+def still(inputs, cache, stamp) -> bool:
+    """Whether nothing can happen in this step: every part rests (static or asleep) in the
+    kept grid of resting parts, their contacts found, and no body is awake (a sleeping
+    world, a level of static tiles whose bodies all sleep). Then every stage would leave
+    the world as it is (Box2D's solver sets: a world of sleepers costs an empty one)."""
+    return (
+        cache.built_for(stamp)
+        and cache.contacts is not None
+        and len(cache.arrays[0]) == len(inputs.part_columns[0])
+        and not any_active(*(inputs.body[name] for name in STILL_FIELDS))
+    )
+
+
+STILL_FIELDS = ("kind", "awake", "velocity", "angular_velocity")
+NO_SENSORS = (NO_SENSOR_KEYS, NO_SENSOR_KEYS, NO_SENSOR_KEYS)
+JOINT_IMPULSES = ("impulse", "motor_impulse", "lower_impulse", "upper_impulse", "spring_impulse")
+
+
+def hold_still(world, inputs, resting, events) -> None:
+    """The step of a world in which nothing moves (``still``), as the stages would leave it:
+    forces cleared, resting times zero, poses as they were (-0.0 read as 0.0, as a pose
+    moved by nothing is), the joints' impulses through the sub-steps' shares and back, the
+    resting contacts' impulses kept and reported, the clock on."""
+    body = inputs.body
+    body["force"].fill(0.0)
+    body["torque"].fill(0.0)
+    if world.sleep:
+        body["sleep_time"].fill(0.0)  # no body is a candidate for sleep
+    body["position"] += 0.0
+    body["angle"] += 0.0
+    if world._joints.count:
+        substeps = float(world._substeps)
+        joints = world._joints.columns()
+        for name in JOINT_IMPULSES:
+            column = joints[name]
+            column /= substeps
+            column *= substeps
+    reported = NO_MANIFOLDS.joined(resting)
+    if len(reported) or len(world._warm.keys):
+        world._warm.store(reported.keys, reported.normal_impulse, reported.tangent_impulse)
+    world._clock.steps += 1
+    events.record(
+        reported, NO_SENSORS, body["body_id"], world._handles_by_row(), inputs.part["shape"]
+    )
