@@ -43,6 +43,11 @@ from .solver_inputs import contact_columns
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
 NO_KEYS = np.zeros(0, dtype=np.int64)
+# What ``still`` and ``hold_still`` read: the body columns that say whether a body moves,
+# what a step without sensor overlaps reports of them, and the joints' impulse columns.
+STILL_FIELDS = ("kind", "awake", "velocity", "angular_velocity")
+NO_SENSORS = (NO_SENSOR_KEYS, NO_SENSOR_KEYS, NO_SENSOR_KEYS)
+JOINT_IMPULSES = ("impulse", "motor_impulse", "lower_impulse", "upper_impulse", "spring_impulse")
 
 
 def solve_settings(world) -> tuple:
@@ -177,11 +182,6 @@ def still(inputs, cache, stamp) -> bool:
     )
 
 
-STILL_FIELDS = ("kind", "awake", "velocity", "angular_velocity")
-NO_SENSORS = (NO_SENSOR_KEYS, NO_SENSOR_KEYS, NO_SENSOR_KEYS)
-JOINT_IMPULSES = ("impulse", "motor_impulse", "lower_impulse", "upper_impulse", "spring_impulse")
-
-
 def hold_still(world, inputs, resting, events) -> None:
     """The step of a world in which nothing moves (``still``), as the stages would leave it:
     forces cleared, resting times zero, poses as they were (-0.0 read as 0.0, as a pose
@@ -195,6 +195,8 @@ def hold_still(world, inputs, resting, events) -> None:
     body["position"] += 0.0
     body["angle"] += 0.0
     if world._joints.count:
+        # The sub-steps solve every joint's impulses as shares of the step's and scale
+        # them back, the resting ones too: at 3 sub-steps that rounds.
         substeps = float(world._substeps)
         joints = world._joints.columns()
         for name in JOINT_IMPULSES:
