@@ -7,15 +7,17 @@ import numpy as np
 
 from .joint_base import (
     Joint,
+    _anchoring,
     _length,
     _limit_field,
     _limits,
     _non_negative,
     _number_field,
-    _point,
     _positive,
+    _reference_angle,
     _spin,
     _turn,
+    _world_points,
 )
 from .joint_store import ANGULAR_SPRING, PRISMATIC, ROPE, WHEEL
 from .settings import MAX_SPEED
@@ -43,10 +45,14 @@ class _AxisJoint(Joint):
 
     __slots__ = ("_axis",)
 
-    def __init__(self, body_a, body_b, anchor, axis, spec: dict, collide_connected):
-        anchor = _point(anchor, "anchor")
+    def __init__(self, body_a, body_b, anchor, axis, spec: dict, collide_connected,
+                 local_anchor_a=None, local_anchor_b=None, reference_angle=None):  # fmt: skip
+        points, frames = _anchoring(((anchor, "anchor"),), local_anchor_a, local_anchor_b)
+        if axis is None:
+            raise TypeError("axis: a direction is needed, (2,) in the world")
         self._axis = _direction(axis, "axis")
-        super().__init__(body_a, body_b, (anchor, anchor), spec, collide_connected)
+        super().__init__(body_a, body_b, points, spec, collide_connected, frames,
+                         _reference_angle(reference_angle))  # fmt: skip
 
     def _record(self) -> dict:
         record = super()._record()
@@ -110,20 +116,25 @@ class PrismaticJoint(_AxisJoint):
         self,
         body_a,
         body_b,
-        anchor,
-        axis,
+        anchor=None,
+        axis=None,
         lower=None,
         upper=None,
         motor_speed: float = 0.0,
         max_motor_force: float = 0.0,
         collide_connected: bool = False,
+        *,
+        local_anchor_a=None,
+        local_anchor_b=None,
+        reference_angle=None,
     ):
         spec = {
             **_limits(lower, upper),
             "motor_speed": _speed(motor_speed, "motor_speed"),
             "max_force": _non_negative(max_motor_force, "max_motor_force"),
         }
-        super().__init__(body_a, body_b, anchor, axis, spec, collide_connected)
+        super().__init__(body_a, body_b, anchor, axis, spec, collide_connected, local_anchor_a,
+                         local_anchor_b, reference_angle)  # fmt: skip
 
     lower = _limit_field("lower", "Lower translation limit in m, or None.")
     upper = _limit_field("upper", "Upper translation limit in m, or None.")
@@ -170,13 +181,16 @@ class WheelJoint(_AxisJoint):
         self,
         body_a,
         body_b,
-        anchor,
-        axis,
+        anchor=None,
+        axis=None,
         frequency: float = 4.0,
         damping: float = 0.7,
         motor_speed: float = 0.0,
         max_motor_torque: float = 0.0,
         collide_connected: bool = False,
+        *,
+        local_anchor_a=None,
+        local_anchor_b=None,
     ):
         spec = {
             "frequency": _positive(frequency, "frequency"),
@@ -184,7 +198,8 @@ class WheelJoint(_AxisJoint):
             "motor_speed": _spin(motor_speed, "motor_speed"),
             "max_motor_torque": _non_negative(max_motor_torque, "max_motor_torque"),
         }
-        super().__init__(body_a, body_b, anchor, axis, spec, collide_connected)
+        super().__init__(body_a, body_b, anchor, axis, spec, collide_connected, local_anchor_a,
+                         local_anchor_b)  # fmt: skip
 
     frequency = _number_field("frequency", _positive, "Suspension spring frequency in Hz (> 0).")
     damping = _number_field("damping", _non_negative, "Damping ratio of the suspension.")
@@ -223,16 +238,19 @@ class RopeJoint(Joint):
     __slots__ = ()
     _kind = ROPE
 
-    def __init__(self, body_a, body_b, anchor_a, anchor_b, length=None,
-                 collide_connected: bool = False):  # fmt: skip
-        anchor_a = _point(anchor_a, "anchor_a")
-        anchor_b = _point(anchor_b, "anchor_b")
+    def __init__(self, body_a, body_b, anchor_a=None, anchor_b=None, length=None,
+                 collide_connected: bool = False, *, local_anchor_a=None,
+                 local_anchor_b=None):  # fmt: skip
+        points, frames = _anchoring(
+            ((anchor_a, "anchor_a"), (anchor_b, "anchor_b")), local_anchor_a, local_anchor_b
+        )
         if length is None:
-            length = float(np.hypot(*(anchor_b - anchor_a)))
+            ends = points if frames is None else _world_points(body_a, body_b, frames)
+            length = float(np.hypot(*(ends[1] - ends[0])))
             if length <= 0.0:
                 raise ValueError("length: the anchors coincide; give a length > 0")
         spec = {"length": _length(length, "length")}
-        super().__init__(body_a, body_b, (anchor_a, anchor_b), spec, collide_connected)
+        super().__init__(body_a, body_b, points, spec, collide_connected, frames)
 
     length = _number_field("length", _length, "Largest distance between the anchors, m.")
 

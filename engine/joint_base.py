@@ -31,6 +31,47 @@ def _point(value, argument: str) -> np.ndarray:
     return np.array(bounded_components(value, argument, MAX_COORDINATE, "m"))
 
 
+def _anchoring(given: tuple, local_anchor_a, local_anchor_b) -> tuple:
+    """A joint's anchors, checked: (world points (2,) for body_a and body_b, None) from the
+    world anchors ``given`` ((value, argument name) pairs: one shared anchor or one per
+    body), or (None, (local_anchor_a, local_anchor_b)) when those are given instead, each
+    in its body's frame (the world's for body_b None), as Box2D's joint definitions take
+    them."""
+    if local_anchor_a is None and local_anchor_b is None:
+        for value, name in given:
+            if value is None:
+                raise TypeError(
+                    f"{name}: a world point is needed (or local_anchor_a and local_anchor_b)"
+                )
+        points = [_point(value, name) for value, name in given]
+        return (points[0], points[-1]), None
+    for value, name in given:
+        if value is not None:
+            raise ValueError(
+                f"{name}: give the world anchor or local_anchor_a and local_anchor_b, not both"
+            )
+    for value, name, other in ((local_anchor_a, "local_anchor_a", "local_anchor_b"),
+                               (local_anchor_b, "local_anchor_b", "local_anchor_a")):  # fmt: skip
+        if value is None:
+            raise TypeError(f"{name}: needed with {other} (a point in its body's frame)")
+    frames = (_point(local_anchor_a, "local_anchor_a"), _point(local_anchor_b, "local_anchor_b"))
+    return None, frames
+
+
+def _world_points(body_a, body_b, frames: tuple) -> tuple:
+    """The world points (2,) of local anchors ``frames`` on body_a and body_b (None: the
+    world, whose frame is the world's) where the bodies stand now."""
+    body_a = _check_body(body_a, "body_a", optional=False)
+    body_b = _check_body(body_b, "body_b", optional=True)
+    point_b = frames[1] if body_b is None else body_b.local_to_world(frames[1])
+    return body_a.local_to_world(frames[0]), point_b
+
+
+def _reference_angle(value):
+    """A reference angle as given (None: the bodies' relative angle when added), checked."""
+    return None if value is None else as_finite_float(value, "reference_angle")
+
+
 def _spin(value, argument: str) -> float:
     return as_bounded_float(value, argument, MAX_ANGULAR_SPEED, "rad/s")
 
@@ -111,18 +152,24 @@ class Joint:
     MouseJoint, PrismaticJoint, WheelJoint, RopeJoint, AngularSpring, GearJoint or
     MotorJoint and add it with ``World.add_joint``."""
 
-    __slots__ = ("_world", "_id", "_body_a", "_body_b", "_points", "_spec", "__weakref__")
+    __slots__ = ("_world", "_id", "_body_a", "_body_b", "_points", "_frames", "_reference",
+                 "_spec", "__weakref__")  # fmt: skip
     _kind = -1
 
-    def __init__(self, body_a, body_b, points, spec: dict, collide_connected):
+    def __init__(self, body_a, body_b, points, spec: dict, collide_connected, frames=None,
+                 reference=None):  # fmt: skip
         self._world = None
         self._id = -1
         self._body_a = _check_body(body_a, "body_a", optional=False)
         self._body_b = _check_body(body_b, "body_b", optional=True)
         if self._body_a is self._body_b:
             raise ValueError("body_b: a joint needs two different bodies (or None for the world)")
-        # World anchor points as given, for body_a and body_b; fixed to the bodies on adding.
+        # World anchor points as given, for body_a and body_b, fixed to the bodies on adding;
+        # or, given in the bodies' own frames instead (Box2D's local anchors), ``frames``.
         self._points = points
+        self._frames = frames
+        # The relative angle at which the joint is at rest (None: the one when added).
+        self._reference = reference
         spec["collide_connected"] = _check_bool(collide_connected, "collide_connected")
         self._spec = spec
 
@@ -180,7 +227,8 @@ class Joint:
     def _record(self) -> dict:
         """The joint-table row of this joint, from the bodies' poses now."""
         a, b = self._body_a, self._body_b
-        point_a, point_b = self._points
+        framed = self._frames is not None
+        point_a, point_b = self._frames if framed else self._points
         if b is None:  # the world takes slot A (see engine.joint_store)
             slots, points = (None, a), (point_b, point_a)
         else:
@@ -192,10 +240,14 @@ class Joint:
             if body is None:
                 return np.asarray(point, dtype=np.float64)
             # The joint table measures anchors from the centre of mass, which is not the
-            # body's position for a body whose frame's origin lies elsewhere.
+            # body's position for a body whose frame's origin lies elsewhere: the origin
+            # lies origin_offset from it, in the body's frame.
+            if framed:
+                return point + body._get("origin_offset")
             return _turn(point - body.center_of_mass, -body.angle)
 
         angle_of = [0.0 if body is None else body.angle for body in slots]
+        reference = self._reference
         return {
             **self._spec,
             "kind": self._kind,
@@ -203,7 +255,7 @@ class Joint:
             "body_b": slots[1]._id,
             "anchor_a": local(slots[0], points[0]),
             "anchor_b": local(slots[1], points[1]),
-            "reference_angle": angle_of[1] - angle_of[0],
+            "reference_angle": angle_of[1] - angle_of[0] if reference is None else reference,
         }
 
     def _slot_pose(self, slot: int):

@@ -20,6 +20,7 @@ import numpy as np
 
 from .joint_base import (
     Joint,
+    _anchoring,
     _length,
     _limit_field,
     _limits,
@@ -27,7 +28,9 @@ from .joint_base import (
     _number_field,
     _point,
     _positive,
+    _reference_angle,
     _spin,
+    _world_points,
 )
 from .joint_store import DISTANCE, MOUSE, REVOLUTE, WELD, WORLD
 
@@ -48,20 +51,25 @@ class RevoluteJoint(Joint):
         self,
         body_a,
         body_b,
-        anchor,
+        anchor=None,
         lower=None,
         upper=None,
         motor_speed: float = 0.0,
         max_motor_torque: float = 0.0,
         collide_connected: bool = False,
+        *,
+        local_anchor_a=None,
+        local_anchor_b=None,
+        reference_angle=None,
     ):
-        anchor = _point(anchor, "anchor")
+        points, frames = _anchoring(((anchor, "anchor"),), local_anchor_a, local_anchor_b)
         spec = {
             **_limits(lower, upper),
             "motor_speed": _spin(motor_speed, "motor_speed"),
             "max_motor_torque": _non_negative(max_motor_torque, "max_motor_torque"),
         }
-        super().__init__(body_a, body_b, (anchor, anchor), spec, collide_connected)
+        super().__init__(body_a, body_b, points, spec, collide_connected, frames,
+                         _reference_angle(reference_angle))  # fmt: skip
 
     @property
     def angle(self) -> float:
@@ -114,17 +122,22 @@ class DistanceJoint(Joint):
         self,
         body_a,
         body_b,
-        anchor_a,
-        anchor_b,
+        anchor_a=None,
+        anchor_b=None,
         length=None,
         frequency: float = 0.0,
         damping: float = 0.0,
         collide_connected: bool = False,
+        *,
+        local_anchor_a=None,
+        local_anchor_b=None,
     ):
-        anchor_a = _point(anchor_a, "anchor_a")
-        anchor_b = _point(anchor_b, "anchor_b")
+        points, frames = _anchoring(
+            ((anchor_a, "anchor_a"), (anchor_b, "anchor_b")), local_anchor_a, local_anchor_b
+        )
         if length is None:
-            length = float(np.hypot(*(anchor_b - anchor_a)))
+            ends = points if frames is None else _world_points(body_a, body_b, frames)
+            length = float(np.hypot(*(ends[1] - ends[0])))
             if length <= 0.0:
                 raise ValueError("length: the anchors coincide; give a length > 0")
         spec = {
@@ -132,7 +145,7 @@ class DistanceJoint(Joint):
             "frequency": _non_negative(frequency, "frequency"),
             "damping": _non_negative(damping, "damping"),
         }
-        super().__init__(body_a, body_b, (anchor_a, anchor_b), spec, collide_connected)
+        super().__init__(body_a, body_b, points, spec, collide_connected, frames)
 
     length = _number_field("length", _length, "Rest length, m.")
     frequency = _number_field(
@@ -155,9 +168,11 @@ class WeldJoint(Joint):
     __slots__ = ()
     _kind = WELD
 
-    def __init__(self, body_a, body_b, anchor, collide_connected: bool = False):
-        anchor = _point(anchor, "anchor")
-        super().__init__(body_a, body_b, (anchor, anchor), {}, collide_connected)
+    def __init__(self, body_a, body_b, anchor=None, collide_connected: bool = False, *,
+                 local_anchor_a=None, local_anchor_b=None, reference_angle=None):  # fmt: skip
+        points, frames = _anchoring(((anchor, "anchor"),), local_anchor_a, local_anchor_b)
+        super().__init__(body_a, body_b, points, {}, collide_connected, frames,
+                         _reference_angle(reference_angle))  # fmt: skip
 
     @property
     def reaction_torque(self) -> float:

@@ -119,6 +119,7 @@ def _joint_handles(world, joints: dict, by_id: np.ndarray, references: tuple | N
             handle = cls.__new__(cls)
             handle._world, handle._id = world, joint_id
             handle._points, handle._spec = None, {}  # only read before a joint is added
+            handle._frames = handle._reference = None
             handle._body_a = handle._body_b = None
         handles.append(handle)
         if id_a == WORLD:
