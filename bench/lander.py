@@ -3,14 +3,12 @@ step on a small jointed world: a lander on two legs with limited, motorised hing
 terrain of eleven segments, flown by a hand-written controller.
 
 The sizes, masses, engine powers and the 50 Hz step are Gymnasium's (``SCALE`` 30 pixels
-a metre). Two things differ from the Box2D scene, both at the start of an episode:
-
-- Box2D makes each leg 0.6 m below where its hinge holds it and 0.45 rad outside its limit,
-  and lets the joint pull it into place while falling; here a leg is made where its motor
-  holds it, at the limit, with the limits measured from there (the joint angle is zero
-  when the joint is made).
-- The randomness (terrain heights, the initial push, the engines' dispersion) comes from
-  one numpy generator per episode, not Gymnasium's.
+a metre). The legs are made as Gymnasium makes them: beside the hull, 0.6 m below where
+their hinges hold them and 0.45 rad outside their limits, jointed by Box2D's local
+anchors, reference angle and limits, so that the joints pull them into place while the
+lander falls. One thing differs from the Box2D scene: the randomness (terrain heights,
+the initial push, the engines' dispersion) comes from one numpy generator per episode,
+not Gymnasium's.
 
 An episode ends as Gymnasium's does: the lander's hull touches the ground (a crash), it
 leaves the screen sideways, or it falls asleep (landed); Gymnasium's time limit is 1,000
@@ -44,6 +42,9 @@ SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY = 14.0, 12.0  # pixels
 WIDTH, HEIGHT = 600 / SCALE, 400 / SCALE  # the screen, m
 CHUNKS = 11
 MAX_STEPS = 1000  # Gymnasium's time limit
+# The legs start outside their limits, as Gymnasium makes them: the limit excess counts
+# from this step on, as the Box2D twin's does.
+PULL_IN_STEPS = 100
 GROUND = 0x0001
 HULL_CATEGORY, LEG_CATEGORY = 0x0010, 0x0020
 
@@ -105,22 +106,21 @@ class Lander:
         )
         self.legs, self.hinges = [], []
         for side in (-1, +1):
-            # The leg hangs where its motor holds it: turned LEG_REST out, its hinge point
-            # (side LEG_AWAY, LEG_DOWN) pixels from its centre on the hull's origin.
-            turn = -side * LEG_REST
-            hinge = np.array([side * LEG_AWAY, LEG_DOWN]) / SCALE
-            c, s = math.cos(turn), math.sin(turn)
-            centre = np.array(top) - (c * hinge[0] - s * hinge[1], s * hinge[0] + c * hinge[1])
+            # Made as Gymnasium makes it: beside the hull, 0.6 m below where its hinge holds
+            # it and outside its limits, for the joint to pull in (Box2D's local anchors,
+            # reference angle 0, limits from the hull).
             leg = self.world.add_body(
                 Box(2 * LEG_HALF_WIDTH / SCALE, 2 * LEG_HALF_HEIGHT / SCALE,
                     category=LEG_CATEGORY, mask=GROUND),
-                position=centre, angle=turn, density=1.0, friction=0.2,
+                position=(WIDTH / 2 - side * LEG_AWAY / SCALE, HEIGHT), angle=side * 0.05,
+                density=1.0, friction=0.2,
             )  # fmt: skip
-            # Box2D's limits, from the hull: (0.4, 0.9) for side -1, (-0.9, -0.4) for +1;
-            # here measured from the resting turn, where the joint is made.
-            lower, upper = (0.0, LEG_TRAVEL) if side < 0 else (-LEG_TRAVEL, 0.0)
+            rest = -side * LEG_REST
+            lower, upper = (rest, rest + LEG_TRAVEL) if side < 0 else (rest - LEG_TRAVEL, rest)
             hinge_joint = RevoluteJoint(
-                self.hull, leg, top, lower=lower, upper=upper, motor_speed=side * LEG_SPEED,
+                self.hull, leg, local_anchor_a=(0.0, 0.0),
+                local_anchor_b=(side * LEG_AWAY / SCALE, LEG_DOWN / SCALE), reference_angle=0.0,
+                lower=lower, upper=upper, motor_speed=side * LEG_SPEED,
                 max_motor_torque=LEG_TORQUE,
             )  # fmt: skip
             self.world.add_joint(hinge_joint)
@@ -188,8 +188,8 @@ class Lander:
     def limit_excess(self) -> float:
         """How far past a limit either hinge is, rad (0 within both)."""
         worst = 0.0
-        for hinge, lower, upper in zip(self.hinges, (0.0, -LEG_TRAVEL), (LEG_TRAVEL, 0.0)):
-            worst = max(worst, lower - hinge.angle, hinge.angle - upper)
+        for hinge in self.hinges:
+            worst = max(worst, hinge.lower - hinge.angle, hinge.angle - hinge.upper)
         return worst
 
     def hinge_gap(self) -> float:
@@ -247,7 +247,8 @@ def episode(seed: int, max_steps: int = MAX_STEPS, **world_settings) -> Outcome:
         state, reward, ending = lander.step(controller(state))
         outcome.steps = step + 1
         outcome.reward += reward
-        outcome.limit_excess = max(outcome.limit_excess, lander.limit_excess())
+        if step >= PULL_IN_STEPS:
+            outcome.limit_excess = max(outcome.limit_excess, lander.limit_excess())
         outcome.hinge_gap = max(outcome.hinge_gap, lander.hinge_gap())
         outcome.speeds.append(float(np.hypot(*lander.hull.velocity)))
         if lander.first_touch is None and any(lander.legs_down):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.lander import MAX_STEPS, episode
+from bench.lander import MAX_STEPS, PULL_IN_STEPS, Lander, episode
 
 SEEDS = range(8)
 # Past a limit by at most this: the legs' limits must hold, not open under the landing.
@@ -41,3 +41,16 @@ def test_a_landed_lander_comes_to_rest(outcomes):
         if outcome.ending == "landed":
             # Asleep means below the sleep speed for the sleep time: the last steps slow.
             assert max(outcome.speeds[-10:]) < 0.05, (seed, outcome.speeds[-10:])
+
+
+def test_the_legs_start_as_gymnasium_makes_them_and_are_pulled_in():
+    """Built as Gymnasium builds them (Box2D's local anchors and limits): each hinge starts
+    about 0.6 m open with its leg 0.45 rad outside its limits, and the joints pull the legs
+    in, within the limits by the step the limit excess counts from."""
+    lander = Lander(0)
+    assert lander.hinge_gap() > 0.5
+    assert lander.limit_excess() == pytest.approx(0.45, abs=1e-9)
+    for _ in range(PULL_IN_STEPS):
+        lander.step(0)
+    assert lander.hinge_gap() <= HINGE_TOLERANCE
+    assert lander.limit_excess() <= LIMIT_TOLERANCE
