@@ -62,6 +62,7 @@ from .world_base import WorldBase
 from .world_batches import WorldBatches
 from .world_bodies import WorldBodies
 from .world_events import WorldEvents
+from .world_explosions import WorldExplosions
 from .world_joints import WorldJoints
 from .world_queries import WorldQueries
 from .world_settings import WorldSettings, _check_broadphase
@@ -76,6 +77,7 @@ class World(
     WorldViews,
     WorldQueries,
     WorldEvents,
+    WorldExplosions,
     WorldBase,
 ):
     """A 2D world of rigid bodies stepped with a fixed timestep.

@@ -405,6 +405,20 @@ class WorldMachine(RuleBasedStateMachine):
             )
         )
 
+    @rule(
+        centre=points,
+        radius=st.floats(0.0, 5.0),
+        falloff=st.floats(0.0, 3.0),
+        strength=st.floats(-5.0, 5.0),
+        mask=st.sampled_from([0xFFFF, 0x0001, 0x0006]),
+    )
+    def explode(self, centre, radius, falloff, strength, mask):
+        self.refused(lambda: self.world.explode(centre, radius, strength, falloff, mask))
+
+    @rule(radius=BAD_NUMBERS)
+    def explode_badly(self, radius):
+        self.must_refuse(lambda: self.world.explode((0.0, 0.0), radius, 1.0))
+
     @rule(data=st.data(), value=BAD_VECTORS)
     def push_badly(self, data, value):
         body = self.body(data, live_only=True)
