@@ -23,6 +23,7 @@ from .validation import (
     as_finite_float,
     as_positive_float,
     bounded_components,
+    check_bound,
 )
 
 
@@ -177,6 +178,32 @@ class Body(BodyMass, BodyFrames, BodyForces):
     def angular_velocity(self, value) -> None:
         value = as_bounded_float(value, "angular_velocity", MAX_ANGULAR_SPEED, "rad/s")
         self._set("angular_velocity", value)
+
+    def set_target_transform(self, position, angle) -> None:
+        """Set the velocities that bring the body to ``position`` (2,) and ``angle`` over the
+        world's next step, as Box2D's ``b2Body_SetTargetTransform`` does: a kinematic
+        platform or door moved by where it should be rather than by how fast.
+
+        ``position`` is what ``body.position`` reads (the shapes' origin for a body added
+        with ``origin="local"``); the angle is reached as given, not the short way round
+        (a target of 2 pi from 0 is a whole turn). A kinematic body lands on the target to
+        rounding; a dynamic one is given the velocities, and forces and contacts act as
+        usual. ValueError (the world unchanged) for a static body, or for a target farther
+        than the step's speed bounds reach in one step.
+        """
+        target = np.array(bounded_components(position, "position", MAX_COORDINATE, "m"))
+        angle = as_finite_float(angle, "angle")
+        offset = self._get("origin_offset")
+        centre = target - _turned(offset, angle) if _has_offset(offset) else target
+        inverse_dt = 1.0 / self._world.dt
+        velocity = (centre - self._get("position")) * inverse_dt
+        spin = (angle - float(self._get("angle"))) * inverse_dt
+        check_bound(float(np.hypot(*velocity)), "position", MAX_SPEED, "m/s of speed to reach it")
+        check_bound(abs(spin), "angle", MAX_ANGULAR_SPEED, "rad/s of turning to reach it")
+        if self.kind == "static" and (spin != 0.0 or velocity.any()):
+            raise ValueError("position: a static body cannot move; make it kinematic")
+        self._set("velocity", velocity)
+        self._set("angular_velocity", spin)
 
     # -- labels ---------------------------------------------------------------------------
     @property

@@ -110,3 +110,57 @@ def test_kinematic_pusher_shoves_a_box_ahead_of_it_without_overlapping():
     # The box still settles into the pusher's contact spring (1.16e-5 m deep against the
     # ground's friction): every other step it is 4.3e-8 m/s slow, halving every 16 steps.
     assert box.velocity[0] == pytest.approx(1.5, rel=1e-7)
+
+
+# -- set_target_transform ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("origin", ["centroid", "local"])
+def test_a_kinematic_body_reaches_its_target_transform_in_one_step(origin):
+    """Box2D's SetTargetTransform: the velocities that land the body on the target pose
+    after the next step; for ``origin="local"`` the target is its shapes' origin."""
+    world = World()
+    door = world.add_body(Box(2, 0.2, offset=(1, 0)), position=(3, 1), angle=0.3,
+                          kind="kinematic", origin=origin)  # fmt: skip
+    for target, angle in (((3.5, 1.2), 0.8), ((3.5, 1.2), 0.8), ((2.0, 0.0), 0.8 + 2 * np.pi)):
+        door.set_target_transform(target, angle)
+        world.step()
+        np.testing.assert_allclose(door.position, target, rtol=0, atol=1e-9)
+        assert door.angle == pytest.approx(angle, abs=1e-12)
+    # Where it already is: no motion.
+    door.set_target_transform(door.position, door.angle)
+    assert door.velocity.tolist() == [0.0, 0.0] and door.angular_velocity == 0.0
+
+
+def test_a_target_transform_wakes_a_sleeping_platform_and_carries_what_rests_on_it():
+    world, _ = ground_world()
+    lift = world.add_body(Box(2, 0.2), position=(0, 1), kind="kinematic")
+    crate = world.add_body(Box(0.5, 0.5), position=(0, 1.35))
+    for _ in range(120):
+        world.step()
+    assert not crate.awake
+    for i in range(60):
+        lift.set_target_transform((0, 1 + 0.01 * (i + 1)), 0.0)
+        world.step()
+    assert crate.awake
+    assert crate.position[1] == pytest.approx(1.95, abs=0.02)
+
+
+def test_bad_target_transforms_are_refused_and_change_nothing():
+    world = World()
+    wall = world.add_body(Box(1, 1), position=(0, 0), kind="static")
+    lift = world.add_body(Box(1, 1), position=(5, 0), kind="kinematic")
+    for body, arguments, error, message in (
+        (wall, ((1, 0), 0.0), ValueError, "position: a static body cannot move"),
+        (lift, ((1e9, 0), 0.0), ValueError, "position: .* m/s of speed to reach it"),
+        (lift, ((5, 0), 1e9), ValueError, "angle: .* rad/s of turning to reach it"),
+        (lift, ((5, "x"), 0.0), TypeError, "position"),
+        (lift, ((5, 0), float("nan")), ValueError, "angle"),
+    ):
+        before = world.snapshot()
+        with pytest.raises(error, match=message):
+            body.set_target_transform(*arguments)
+        after = world.snapshot()
+        for name, array in before._arrays.items():
+            assert np.array_equal(array, after._arrays[name]), name
+    wall.set_target_transform((0, 0), 0.0)  # where it is: allowed, nothing moves
