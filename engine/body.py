@@ -285,6 +285,17 @@ class Body(BodyMass, BodyFrames, BodyForces):
 
     # -- sleeping ---------------------------------------------------------------------
     @property
+    def enable_sleep(self) -> bool:
+        """False: the body never falls asleep, and neither does any island it is in
+        (Box2D's ``enableSleep``: a player's body, a sensor that must keep watching).
+        Switching it off wakes the body."""
+        return bool(self._get("enable_sleep"))
+
+    @enable_sleep.setter
+    def enable_sleep(self, value) -> None:
+        self._set("enable_sleep", check_flag(value, "enable_sleep"))
+
+    @property
     def sleep_threshold(self) -> float:
         """Speed, in units/s, below which this body counts as resting: the world's
         ``sleep_threshold`` unless the body has its own. Assign a positive speed to give it

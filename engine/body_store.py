@@ -53,6 +53,7 @@ BODY_FIELDS = {
     "damping": ((2,), np.float64),  # linear, angular: 1/s
     "gravity_scale": ((), np.float64),
     "fixed_rotation": ((), bool),  # inv_inertia 0: forces and contacts never turn it
+    "enable_sleep": ((), bool),  # False: never falls asleep, nor does its island
     "island": ((), np.int64),
 }
 

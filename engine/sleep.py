@@ -89,14 +89,15 @@ def constraints_to_solve(active, dynamic, body_a, body_b, slots):
 @kernel
 def fall_asleep(kind, awake, velocity, angular_velocity, start_velocity,
                 start_angular_velocity, reach, sleep_time, island, pushed, own_threshold,
-                body_a, body_b, separation, opening, slop, slots, dt, sleep_threshold,
-                time_to_sleep, next_island):  # fmt: skip
+                enable_sleep, body_a, body_b, separation, opening, slop, slots, dt,
+                sleep_threshold, time_to_sleep, next_island):  # fmt: skip
     """Count resting time and put islands that all rested long enough to sleep, in place.
 
     Per body (N,): kind, awake, velocity (N, 2) and angular_velocity at the step's end,
     start_velocity (N, 2) and start_angular_velocity at its start, reach, sleep_time,
     island, pushed (moved by push-out this step), own_threshold (the body's
-    sleep threshold; 0: the world's ``sleep_threshold``). Manifolds (M,): body_a, body_b,
+    sleep threshold; 0: the world's ``sleep_threshold``), enable_sleep (False: the body
+    never rests, so its island never sleeps). Manifolds (M,): body_a, body_b,
     separation (M, 2): each point's separation plus the depth its spring holds its load
     at (``engine.soft_contacts.loaded_depths``: that deep it is at rest), opening (M,):
     how fast it opened over the step, slop; a contact deeper than twice its slop and
@@ -113,7 +114,7 @@ def fall_asleep(kind, awake, velocity, angular_velocity, start_velocity,
                 deep[body] = deep[body] or opening[i] > limit
     any_resting = False
     for i in range(n):
-        candidate = kind[i] == DYNAMIC and awake[i]
+        candidate = kind[i] == DYNAMIC and awake[i] and enable_sleep[i]
         vx = 0.5 * (velocity[i, 0] + start_velocity[i, 0])
         vy = 0.5 * (velocity[i, 1] + start_velocity[i, 1])
         speed = math.hypot(vx, vy)

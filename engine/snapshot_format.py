@@ -16,7 +16,7 @@ import numpy as np
 from .solver_settings import SUBSTEPS
 
 FORMAT_NAME = "engine-world-snapshot"
-VERSION = 5
+VERSION = 6
 # What each version added: 2 joints; 3 the units and tolerance settings and the body fields
 # below (an older file's bodies get the world's sleep threshold and their shapes' thickness);
 # 4 the joint kinds 4 to 9 and the joint fields below (zero in an older file's joints), the
@@ -47,12 +47,15 @@ ADDED_IN_4 = {
 # which are read and ignored; and a version-4 file's ``substeps`` of 0 (that step) loads
 # as SUBSTEPS, the default (``world_arguments``).
 REMOVED_IN_5 = {"settings": ("velocity_iterations",)}
+# What version 6 added: the body switch that keeps a body (and its island) awake; an older
+# file's bodies may all sleep (BODY_DEFAULTS).
+ADDED_IN_6 = {"body": ("enable_sleep",)}
 # The joint kinds a file of each version may hold.
 KINDS_UP_TO_3 = (0, 1, 2, 3)
 # What an older file's bodies get for the fields it lacks (thickness: from their shapes).
 BODY_DEFAULTS = {
     "thickness": 0.0, "sleep_threshold": 0.0, "damping": 0.0, "gravity_scale": 1.0,
-    "fixed_rotation": False, "density": 1.0, "origin_offset": 0.0,
+    "fixed_rotation": False, "density": 1.0, "origin_offset": 0.0, "enable_sleep": True,
 }  # fmt: skip
 INT64_MAX = 2**63 - 1
 
@@ -85,8 +88,10 @@ class Version(NamedTuple):
 
     def holds_body_field(self, name: str) -> bool:
         """Whether a file of this version holds the body array ``body.<name>``."""
-        return (self.has_units or name not in ADDED_IN_3["body"]) and (
-            self.has_labels or name not in ADDED_IN_4["body"]
+        return (
+            (self.has_units or name not in ADDED_IN_3["body"])
+            and (self.has_labels or name not in ADDED_IN_4["body"])
+            and (self.number >= 6 or name not in ADDED_IN_6["body"])
         )
 
 

@@ -27,7 +27,7 @@ def solve_stage(body, gravity, contacts, part_pairs, joints, slots, table, owner
 
     body: the body columns (N, ...) position, angle, velocity, angular_velocity, force,
     torque, inv_mass, inv_inertia, kind, awake, damping, gravity_scale, thickness, bullet,
-    reach, sleep_time, island, sleep_threshold; active (N,) bool: the bodies the step
+    reach, sleep_time, island, sleep_threshold, enable_sleep; active (N,) bool: the bodies the step
     moves (``engine.sleep.active_bodies``), moving (A,) int64 their rows; dynamic
     (N + 1,) bool; sleep: (on, the world's threshold, time to sleep) as floats;
     next_island: the next unused island id. The rest as ``engine.substep.solve_substeps``
@@ -35,7 +35,7 @@ def solve_stage(body, gravity, contacts, part_pairs, joints, slots, table, owner
     """
     (position, angle, velocity, angular_velocity, force, torque, body_inv_mass,
      body_inv_inertia, kind, awake, damping, gravity_scale, thickness, bullet, reach,
-     sleep_time, island, own_threshold) = body  # fmt: skip
+     sleep_time, island, own_threshold, enable_sleep) = body  # fmt: skip
     body_a, body_b = contacts[0], contacts[1]
     sleeping = sleep[SLEEP_ON] != 0.0
     # Sleep judges each body's speed at the middle of the step: from its start and end.
@@ -53,8 +53,8 @@ def solve_stage(body, gravity, contacts, part_pairs, joints, slots, table, owner
     if sleeping:
         next_island = fall_asleep(
             kind, awake, velocity, angular_velocity, start_velocity, start_angular_velocity,
-            reach, sleep_time, island, pushed, own_threshold, body_a, body_b, settled,
-            opening, contacts[11], slots, settings[DT], sleep[SLEEP_THRESHOLD],
+            reach, sleep_time, island, pushed, own_threshold, enable_sleep, body_a, body_b,
+            settled, opening, contacts[11], slots, settings[DT], sleep[SLEEP_THRESHOLD],
             sleep[TIME_TO_SLEEP], next_island,
         )  # fmt: skip
     return warm, next_island

@@ -23,7 +23,7 @@ DETECT_BODY_FIELDS = (
 SOLVE_BODY_FIELDS = (
     "position", "angle", "velocity", "angular_velocity", "force", "torque", "inv_mass",
     "inv_inertia", "kind", "awake", "damping", "gravity_scale", "thickness", "bullet", "reach",
-    "sleep_time", "island", "sleep_threshold",
+    "sleep_time", "island", "sleep_threshold", "enable_sleep",
 )  # fmt: skip
 
 

@@ -63,6 +63,7 @@ class WorldBatches:
         angular_damping=0.0,
         gravity_scale=1.0,
         fixed_rotation=False,
+        enable_sleep=True,
         tag=None,
         user_data=None,
         origin: str = "centroid",
@@ -76,7 +77,8 @@ class WorldBatches:
         angles, angular_velocities: a number or (B,); velocities: (2,) or (B, 2);
         density, friction, restitution, linear_damping, angular_damping, gravity_scale,
         sleep_threshold (None: the world's): a number or (B,) float; category, mask,
-        group: an int or (B,) int; bullet, sensor, fixed_rotation: a bool or (B,) bool;
+        group: an int or (B,) int; bullet, sensor, fixed_rotation, enable_sleep: a bool or
+        (B,) bool;
         kind, tag: a str (tag: or None) or a list of B; user_data: None or a list of B
         values (one per body); origin: "centroid" or "local", for every body.
 
@@ -100,6 +102,7 @@ class WorldBatches:
         bullet = flags(bullet, count, "bullet", check_flag)
         sensor = flags(sensor, count, "sensor", check_flag)
         fixed_rotation = flags(fixed_rotation, count, "fixed_rotation", check_flag)
+        enable_sleep = flags(enable_sleep, count, "enable_sleep", check_flag)
         category = integers("category", category, count, "category")
         mask = integers("mask", mask, count, "mask")
         group = integers("group", group, count, "group")
@@ -173,6 +176,7 @@ class WorldBatches:
             "damping": damping,
             "gravity_scale": gravity_scale,
             "fixed_rotation": fixed_rotation,
+            "enable_sleep": enable_sleep,
         }
         materials = made.part_columns(columns)
         ids = self._bodies.new_ids(count)

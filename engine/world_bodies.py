@@ -60,6 +60,7 @@ class WorldBodies:
         angular_damping: float = 0.0,
         gravity_scale: float = 1.0,
         fixed_rotation: bool = False,
+        enable_sleep: bool = True,
         tag: str | None = None,
         user_data=None,
         origin: str = "centroid",
@@ -79,7 +80,9 @@ class WorldBodies:
         linear_damping, angular_damping: drag rates, 1/s (>= 0): each step divides the
         velocities by 1 + dt * rate. gravity_scale: multiplies the world's gravity for this
         body (0: it floats; negative: it rises). fixed_rotation: nothing turns the body
-        (its inverse inertia is 0; ``inertia`` still reports its shapes').
+        (its inverse inertia is 0; ``inertia`` still reports its shapes'). enable_sleep
+        False: the body never falls asleep, and neither does any island it is in (Box2D's
+        ``enableSleep``).
         tag: a name for the kind of thing it is, for handlers registered ``between`` tags
         (see ``on``). user_data: anything the program keeps with the body.
         """
@@ -107,6 +110,7 @@ class WorldBodies:
         bullet = check_flag(bullet, "bullet")
         sensor = check_flag(sensor, "sensor")
         fixed_rotation = check_flag(fixed_rotation, "fixed_rotation")
+        enable_sleep = check_flag(enable_sleep, "enable_sleep")
         if category is not given["category"]:
             category = check_bits(category, "category")
         if mask is not given["mask"]:
@@ -177,6 +181,7 @@ class WorldBodies:
             "damping": damping,
             "gravity_scale": gravity_scale,
             "fixed_rotation": fixed_rotation,
+            "enable_sleep": enable_sleep,
         }
         materials = body.part_columns(record)
         parts = body.parts(density, self._parts.width)

@@ -90,6 +90,7 @@ def batches(draw):
         "bullet": ("bullet", st.booleans()),
         "sensor": ("sensor", st.booleans()),
         "fixed_rotation": ("fixed_rotation", st.booleans()),
+        "enable_sleep": ("enable_sleep", st.booleans()),
         "category": ("category", st.integers(1, 0xFFFF)),
         "mask": ("mask", st.integers(0, 0xFFFF)),
         "group": ("group", st.integers(-3, 3)),

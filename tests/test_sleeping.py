@@ -182,7 +182,8 @@ def _settle(end_speed, start_speed, steps: int) -> bool:
         start = np.array([[0.0, 0.0], [start_speed(k), 0.0]])
         fall_asleep(
             kind, awake, velocity, np.zeros(2), start, np.zeros(2), reach, sleep_time,
-            island, pushed, own, body_a, body_b, separation, opening, slop, slots,
+            island, pushed, own, np.ones(2, dtype=np.bool_), body_a, body_b, separation,
+            opening, slop, slots,
             1.0 / 60.0, 0.05, 0.5, 0,
         )  # fmt: skip
         if not awake[1]:
@@ -197,3 +198,46 @@ def test_speed_is_judged_at_the_middle_of_the_step():
     assert _settle(alternating, lambda k: alternating(k - 1), 60)
     assert not _settle(lambda k: 0.08, lambda k: 0.08, 600)
     assert not _settle(lambda k: 0.12, lambda k: 0.0, 600)  # speeding up from rest
+
+
+# -- enable_sleep ---------------------------------------------------------------------------
+
+
+def _resting_pair(enable_sleep: bool):
+    """A box on the ground with another on top of it, the lower one's enable_sleep given;
+    and a lone box beside them."""
+    world = World()
+    world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
+    lower = world.add_body(Box(1, 1), position=(0, 0.5), enable_sleep=enable_sleep)
+    upper = world.add_body(Box(1, 1), position=(0, 1.5))
+    lone = world.add_body(Box(1, 1), position=(5, 0.5))
+    return world, lower, upper, lone
+
+
+def test_a_body_that_may_not_sleep_keeps_its_island_awake():
+    world, lower, upper, lone = _resting_pair(enable_sleep=False)
+    for _ in range(300):
+        world.step()
+    assert not lone.awake, "the lone box sleeps"
+    assert lower.awake and upper.awake, "the pair on the body that may not sleep does not"
+    assert np.hypot(*upper.velocity) < 0.01  # at rest all the same
+    lower.enable_sleep = True
+    for _ in range(120):
+        world.step()
+    assert not lower.awake and not upper.awake
+
+
+def test_switching_sleep_off_wakes_a_sleeping_body_and_it_stays_awake():
+    world, lower, upper, lone = _resting_pair(enable_sleep=True)
+    for _ in range(300):
+        world.step()
+    assert not lone.awake
+    lone.enable_sleep = False
+    assert lone.awake and not lone.enable_sleep
+    for _ in range(300):
+        world.step()
+    assert lone.awake
+    with pytest.raises(TypeError, match="enable_sleep"):
+        lone.enable_sleep = 1
+    with pytest.raises(TypeError, match="enable_sleep"):
+        world.add_body(Box(1, 1), position=(9, 0.5), enable_sleep="no")

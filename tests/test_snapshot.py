@@ -700,7 +700,7 @@ def test_compressed_files_load_the_same():
 
 def test_file_is_documented_npz_without_objects():
     header, arrays = read_npz(saved_bytes(small_world()))
-    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 5
+    assert header["format"] == FORMAT_NAME and header["version"] == VERSION == 6
     assert set(header) == {"format", "version", "settings", "state", "counts", "shapes"} | {
         "handle_shapes",
         "tags",
@@ -1019,10 +1019,31 @@ VERSION_4_SETTINGS = (
 )  # fmt: skip
 
 
+def as_version_5(data: bytes) -> bytes:
+    """A file as version 5 wrote it: no body.enable_sleep array."""
+    header, arrays = read_npz(data)
+    header["version"] = 5
+    del arrays["body.enable_sleep"]
+    return write_npz(header, arrays)
+
+
+def test_a_version_5_file_loads_with_every_body_free_to_sleep():
+    world = busy_world()
+    run(world, 30)
+    loaded = load_bytes(as_version_5(saved_bytes(world)))
+    assert all(body.enable_sleep for body in loaded.bodies)
+    assert same_snapshot(snapshot(loaded), snapshot(load_bytes(saved_bytes(world))))
+    # And a version-5 file may not hold the array.
+    header, arrays = read_npz(saved_bytes(world))
+    header["version"] = 5
+    with pytest.raises(ValueError, match="enable_sleep"):
+        load_bytes(write_npz(header, arrays))
+
+
 def as_version_4(data: bytes) -> bytes:
     """A file as version 4 wrote it: its settings hold velocity_iterations too (10, the
-    default then)."""
-    header, arrays = read_npz(data)
+    default then), and no body.enable_sleep array (as version 5)."""
+    header, arrays = read_npz(as_version_5(data))
     header["version"] = 4
     header["settings"]["velocity_iterations"] = 10
     return write_npz(header, arrays)

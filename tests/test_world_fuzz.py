@@ -341,6 +341,7 @@ class WorldMachine(RuleBasedStateMachine):
                     "category": st.sampled_from([1, 2, 4]),
                     "mask": st.sampled_from([0xFFFF, 0xFFFD, 0x0001]),
                     "group": st.integers(-2, 2),
+                    "enable_sleep": st.booleans(),
                 },
             )
         )
