@@ -94,12 +94,20 @@ def soft_solver_settings(substeps, relax_iterations, contact_hertz, contact_damp
     return settings
 
 
-def count_setting(value, argument: str, least: int) -> int:
-    """value as an int of at least ``least``; TypeError or ValueError naming argument."""
+# The most sub-steps, relax passes or push-out passes a step takes: a count past it (a
+# damaged file's 2**31 sub-steps) would make one step run for hours, not more exactly.
+MAX_PASSES = 1000
+
+
+def count_setting(value, argument: str, least: int, most: int | None = MAX_PASSES) -> int:
+    """value as an int of at least ``least`` and at most ``most`` (None: no bound);
+    TypeError or ValueError naming argument."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{argument}: expected an int, got {type(value).__name__}")
     if value < least:
         raise ValueError(f"{argument}: must be >= {least}, got {value}")
+    if most is not None and value > most:
+        raise ValueError(f"{argument}: must be <= {most}, got {value}")
     return int(value)
 
 

@@ -165,7 +165,7 @@ class WorldSettings:
     )
     max_steps_per_advance = _checked(
         "max_steps_per_advance",
-        lambda v: count_setting(v, "max_steps_per_advance", 1),
+        lambda v: count_setting(v, "max_steps_per_advance", 1, None),
         "The most steps one ``advance`` takes (default 8).",
     )
 

@@ -1083,6 +1083,10 @@ def test_a_version_5_file_has_no_velocity_iterations_and_at_least_one_sub_step()
     header["settings"]["substeps"] = 0
     with pytest.raises(ValueError, match="header settings: substeps: must be >= 1, got 0"):
         load_bytes(write_npz(header, arrays))
+    # Nor so many passes that one step would run for hours.
+    header["settings"]["substeps"] = 2**31
+    with pytest.raises(ValueError, match="header settings: substeps: must be <= 1000"):
+        load_bytes(write_npz(header, arrays))
 
 
 def as_version_3(data: bytes) -> bytes:

@@ -381,6 +381,9 @@ SOLVER_SETTINGS_BAD = [
     ("contact_damping_ratio", NAN, ValueError), ("max_contact_push_speed", -3.0, ValueError),
     ("joint_hertz", INF, ValueError), ("joint_damping_ratio", -0.5, ValueError),
     ("position_iterations", True, TypeError), ("max_steps_per_advance", 0, ValueError),
+    # Past MAX_PASSES: a step would run for hours (a damaged file held 2**31 sub-steps).
+    ("substeps", 1001, ValueError), ("relax_iterations", 2**31, ValueError),
+    ("position_iterations", 5000, ValueError),
 ]  # fmt: skip
 
 
