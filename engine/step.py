@@ -184,16 +184,15 @@ def still(inputs, cache, stamp) -> bool:
 
 def hold_still(world, inputs, resting, events) -> None:
     """The step of a world in which nothing moves (``still``), as the stages would leave it:
-    forces cleared, resting times zero, poses as they were (-0.0 read as 0.0, as a pose
-    moved by nothing is), the joints' impulses through the sub-steps' shares and back, the
+    forces cleared, the joints' impulses through the sub-steps' shares and back, the
     resting contacts' impulses kept and reported, the clock on."""
     body = inputs.body
+    # A force on a static body wakes nothing, and the stages clear it all the same. The
+    # rest needs nothing: the step after bodies fell asleep (or were moved, or restored)
+    # rebuilt the grid of resting parts, so was not still, and left resting times zero
+    # and poses as the stages leave them (-0.0 read as 0.0).
     body["force"].fill(0.0)
     body["torque"].fill(0.0)
-    if world.sleep:
-        body["sleep_time"].fill(0.0)  # no body is a candidate for sleep
-    body["position"] += 0.0
-    body["angle"] += 0.0
     if world._joints.count:
         # The sub-steps solve every joint's impulses as shares of the step's and scale
         # them back, the resting ones too: at 3 sub-steps that rounds.

@@ -64,5 +64,4 @@ class WorldExplosions:
         sleeping = rows[~bodies.view("awake")[rows]]
         if len(sleeping):
             self._wake_rows(sleeping)
-        handles = bodies.handles
-        return [handles[row] for row in rows.tolist()]
+        return bodies.handle_objects()[rows].tolist()

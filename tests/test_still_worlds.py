@@ -49,8 +49,8 @@ def _state(world: World) -> dict:
 
 
 def _run(substeps: int, seed: int, shortcut: bool, monkeypatch) -> tuple[list, int]:
-    """Each step's state over a drop to rest, a wake by an impulse and a second rest;
-    and how many steps took the shortcut."""
+    """Each step's state over a drop to rest, a force on the ground, a wake by an impulse
+    and a second rest; and how many steps took the shortcut."""
     world, bodies = _resting_scene(substeps, seed)
     taken = 0
     real_still = step_module.still
@@ -64,6 +64,10 @@ def _run(substeps: int, seed: int, shortcut: bool, monkeypatch) -> tuple[list, i
     monkeypatch.setattr(step_module, "still", counted_still)
     states = []
     for i in range(900):
+        if i == 400:
+            # A force on the static ground wakes nothing; the step clears it all the same.
+            world.bodies[0].apply_force((3.0, 1.0))
+            world.bodies[0].apply_torque(2.0)
         if i == 450:
             bodies[2].apply_impulse((0.5, 0.0))  # a box of the column, woken
         if i == 455:
