@@ -41,7 +41,6 @@ from .joint_columns import (
     ACCUMULATED,
     AXIS_DRIVE,
     BIAS,
-    COLUMNS,
     GAMMA,
     INVERSE,
     LOWER,
@@ -85,10 +84,12 @@ __all__ = [
 def prepare_joints(
     kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
     length, frequency, damping, max_force, axis, ratio, rest_angle, correction, slots, solve,
-    poses, inv_mass, inv_inertia, dt, accumulated,
+    poses, inv_mass, inv_inertia, dt, accumulated, c,
 ):  # fmt: skip
-    """What every pass reuses: (J, COLUMNS) rows, one per joint (see
-    ``engine.joint_columns``); only the joints with ``solve`` (J,) set are filled.
+    """What every pass reuses, written into c (J, COLUMNS), one row per joint (see
+    ``engine.joint_columns``; the step keeps c between sub-steps and steps, so that these
+    megabytes are not fresh pages each time): the joints with ``solve`` (J,) set are
+    filled, the others' rows zeroed. Returns c.
 
     Joint columns as in ``engine.joint_store``; slots: (J, 2) rows of slots A and B in the
     (N + 1,) arrays poses (N + 1, 3) at the step start, inv_mass and inv_inertia (the world:
@@ -96,7 +97,7 @@ def prepare_joints(
     upper, spring); those of rows that no longer exist (a motor switched off) are cleared.
     """
     j_count = len(kind)
-    c = np.zeros((j_count, COLUMNS))
+    c[:, :] = 0.0
     rows = np.zeros((3, 6))
     push = np.zeros((3, 6))
     inverse = np.zeros((3, 3))

@@ -56,11 +56,11 @@ def joint_forest(kind, slots, solve, inv_mass, inv_inertia):
 
 
 @kernel
-def without_tree_mains(c, child):
-    """A copy of prepared joint rows c (J, COLUMNS) whose tree joints (child (J,) >= 0)
-    have no main block for Gauss-Seidel (their inverse is cleared): the tree solve owns it,
-    their motors, limits and axis rows stay."""
-    out = c.copy()
+def without_tree_mains(c, child, out):
+    """Prepared joint rows c (J, COLUMNS) whose tree joints (child (J,) >= 0) have no
+    main block for Gauss-Seidel (their inverse is cleared): the tree solve owns it, their
+    motors, limits and axis rows stay. Written into out (J, COLUMNS) and returned."""
+    out[:, :] = c
     for j in range(len(child)):
         if child[j] >= 0:
             for q in range(9):

@@ -33,6 +33,7 @@ from .joint_columns import (
     AXIS_UPPER_BIAS,
     AXIS_UPPER_MASS,
     BIAS,
+    COLUMNS,
     INVERSE,
     LOWER_BIAS,
     LOWER_MASS,
@@ -60,14 +61,26 @@ SOFT_INVERSE, SOFT_BIAS, SOFT = 0, 9, 12
 SOFT_MAIN = 13
 
 
+def joint_workspace(j_count: int) -> tuple:
+    """Room for the solver's rows of j_count joints, which every sub-step rewrites: the
+    prepared rows, the softened ones, a copy to clear rows in (J, COLUMNS) each, and the
+    soft main blocks (J, SOFT_MAIN). Kept by the world between steps: rows of a few
+    thousand joints are megabytes, and allocated afresh four times a step they were new
+    pages each time, which the system zeroed (a 3,114-joint grid spent a quarter of its
+    step there)."""
+    rows = tuple(np.zeros((j_count, COLUMNS)) for _ in range(3))
+    return (*rows, np.zeros((j_count, SOFT_MAIN)))
+
+
 @kernel
 def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
                   frequency, axis, ratio, slots, solve, poses, inv_mass, inv_inertia, hertz,
-                  damping_ratio, h, exact):  # fmt: skip
-    """The rows the biased passes use: a copy of the prepared joint rows c (J, COLUMNS)
+                  damping_ratio, h, exact, out, main):  # fmt: skip
+    """The rows the biased passes use, written into out (J, COLUMNS) and main (J,
+    SOFT_MAIN) and returned: out a copy of the prepared joint rows c (J, COLUMNS)
     (``engine.joint_solver``) whose rigid joints have no main block there (their inverse
-    is cleared) and turn back past revolute limits, and (J, SOFT_MAIN) soft main blocks
-    for ``solve_soft_main`` (mass_scale K^-1, then the bias rate * C; zero elsewhere).
+    is cleared) and turn back past revolute limits, main the soft main blocks for
+    ``solve_soft_main`` (mass_scale K^-1, then the bias rate * C; zero elsewhere).
 
     Joint columns (J,) as in ``engine.joint_store``; slots (J, 2); solve (J,) bool;
     poses (N + 1, 3) now; inv_mass, inv_inertia (N + 1,); hertz, damping_ratio: the
@@ -75,8 +88,8 @@ def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, le
     exact (J,) bool: joints whose main block is solved exactly elsewhere
     (``engine.joint_trees``): cleared here too, with no soft block.
     """
-    out = c.copy()
-    main = np.zeros((len(kind), SOFT_MAIN))
+    out[:, :] = c
+    main[:, :] = 0.0
     for j in range(len(kind)):
         if exact[j]:
             for q in range(9):

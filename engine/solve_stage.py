@@ -18,9 +18,10 @@ SLEEP_ON, SLEEP_THRESHOLD, TIME_TO_SLEEP = range(3)
 
 
 @kernel
-def solve_stage(body, gravity, contacts, part_pairs, joints, slots, table, owner, solid,
-                start, swept, inv_mass, inv_inertia, dynamic, filters, ignored, active,
-                moving, settings, backwards, sleep, next_island):  # fmt: skip
+def solve_stage(body, gravity, contacts, part_pairs, joints, slots, joint_rows, table,
+                owner, solid, start, swept, inv_mass, inv_inertia, dynamic, filters,
+                ignored, active, moving, settings, backwards, sleep,
+                next_island):  # fmt: skip
     """Solve the step, write its end into the body columns, count resting time and put
     islands at rest to sleep, in place. Returns the impulses ((M, 2), (M,)) for the
     warm-start cache and the next unused island id.
@@ -45,9 +46,9 @@ def solve_stage(body, gravity, contacts, part_pairs, joints, slots, table, owner
     poses, end_velocity, pushed, warm, settled, opening = solve_substeps(
         (velocity, angular_velocity, force, torque, body_inv_mass, body_inv_inertia, kind,
          awake, damping, gravity_scale, thickness, bullet, reach),
-        gravity, contacts, part_pairs, solve_contacts, joints, slots, solve_joints, table,
-        owner, solid, start, swept, inv_mass, inv_inertia, filters, ignored, moving,
-        settings, backwards, sleeping,
+        gravity, contacts, part_pairs, solve_contacts, joints, slots, solve_joints,
+        joint_rows, table, owner, solid, start, swept, inv_mass, inv_inertia, filters,
+        ignored, moving, settings, backwards, sleeping,
     )  # fmt: skip
     write_back(poses, end_velocity, position, angle, velocity, angular_velocity, force, torque)
     if sleeping:

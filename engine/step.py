@@ -152,9 +152,9 @@ def advance_one_step(world) -> None:
     # 5. write back, and let islands at rest fall asleep: one compiled call
     warm, world._bodies.next_island = solve_stage(
         inputs.solve_body, world._gravity, contact_columns(manifolds), manifolds.parts,
-        inputs.joints, slots, table, owner, solid, start, velocity, inv_mass, inv_inertia,
-        dynamic, filters, ignored, active, moving_rows(active), solve_settings(world),
-        world._clock.steps % 2 == 1,
+        inputs.joints, slots, inputs.joint_rows, table, owner, solid, start, velocity,
+        inv_mass, inv_inertia, dynamic, filters, ignored, active, moving_rows(active),
+        solve_settings(world), world._clock.steps % 2 == 1,
         (float(world.sleep), float(world._sleep_threshold), float(world._time_to_sleep)),
         world._bodies.next_island,
     )  # fmt: skip

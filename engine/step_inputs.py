@@ -11,6 +11,7 @@ body's kind) need nothing: the views show them.
 from __future__ import annotations
 
 from .candidate_pairs import collision_filters
+from .soft_joints import joint_workspace
 from .solver_inputs import solver_joint_columns
 
 # The body columns ``engine.detect_stage.detect_stage`` takes, in its order.
@@ -36,7 +37,8 @@ class StepInputs:
     (P, ...); table: (vertices, normals, count, radius, reach); part: every part column by
     name; part_columns: (owner, sensor, friction, restitution) (P,); filters:
     ``engine.candidate_pairs.collision_filters``; slots (J, 2): the joints' body rows;
-    joints: the joint columns the solver takes (``engine.solver_inputs``).
+    joints: the joint columns the solver takes (``engine.solver_inputs``); joint_rows: the
+    room the solver writes the joints' rows into (``engine.soft_joints.joint_workspace``).
     """
 
     def __init__(self):
@@ -69,3 +71,4 @@ class StepInputs:
         self.filters = collision_filters(body, part, world._jointed_keys())
         self.slots = world._joint_slots()
         self.joints = solver_joint_columns(world._joints.columns())
+        self.joint_rows = joint_workspace(len(self.slots))

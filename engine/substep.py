@@ -126,6 +126,7 @@ from .solver_settings import (
 )
 from .tree_solve import RIGID, solve_trees
 from .tree_turns import (
+    clear_held_turns,
     engage_limits,
     held_turns,
     settle_limits,
@@ -141,8 +142,9 @@ from .tree_turns import (
 
 @kernel
 def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, slots,
-                   solve_joints, table, owner, solid, start, swept, inv_mass, inv_inertia,
-                   filters, ignored, moving, settings, backwards, sleep):  # fmt: skip
+                   solve_joints, joint_rows, table, owner, solid, start, swept, inv_mass,
+                   inv_inertia, filters, ignored, moving, settings, backwards,
+                   sleep):  # fmt: skip
     """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
     push-out moved (``_push_out_deep``), the impulses ((M, 2), (M,)) for the warm-start
     cache, each point's separation (M, 2) (with sleep on, plus the depth its spring sits
@@ -154,7 +156,8 @@ def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, 
     inv_inertia, kind, awake, damping, gravity_scale, thickness, bullet, reach; gravity
     (2,); contacts: the manifolds' columns (``engine.solver_inputs.contact_columns``) with
     part_pairs (M, 2) and solve_contacts (M,) bool; joints: the joint table's solver
-    columns (``solver_joint_columns``), slots (J, 2), solve_joints (J,) bool; table: the
+    columns (``solver_joint_columns``), slots (J, 2), solve_joints (J,) bool, joint_rows:
+    the solver's room for the joints' prepared rows (``joint_workspace``); table: the
     packed parts (vertices, normals, count, radius, reach), owner (P,), solid: the step's
     (4, S) candidate pairs, for continuous collision, with the filters and ignored pair
     keys ``engine.ccd_pairs`` takes; start: (N + 1, 3) poses; swept (N + 1, 3): the
@@ -194,9 +197,9 @@ def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, 
         # two boxes spawned 30 % into each other stayed so).
         deep[:] = np.inf
     moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
-        contacts, cores, solve_contacts, joints, slots, solve_joints, start, velocity, accel,
-        drag, inv_mass, inv_inertia, dt, substeps, int(settings[RELAX_ITERATIONS]),
-        solver_settings, backwards, deep, moving,
+        contacts, cores, solve_contacts, joints, slots, solve_joints, joint_rows, start,
+        velocity, accel, drag, inv_mass, inv_inertia, dt, substeps,
+        int(settings[RELAX_ITERATIONS]), solver_settings, backwards, deep, moving,
     )  # fmt: skip
     poses = _stop_tunnels(
         table, owner, solid, filters, ignored, bullet, reach, thickness, start, swept, moved,
@@ -334,9 +337,9 @@ def substep_forces(velocity, angular_velocity, force, torque, inv_mass, inv_iner
 
 
 @kernel
-def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, start, velocity,
-              accel, drag, inv_mass, inv_inertia, dt, substeps, relax, settings,
-              backwards, deep, moving):  # fmt: skip
+def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, joint_rows,
+              start, velocity, accel, drag, inv_mass, inv_inertia, dt, substeps, relax,
+              settings, backwards, deep, moving):  # fmt: skip
     """The sub-step loop; velocity (N + 1, 3) changes in place. Returns each body's
     displacement over the step (N + 1, 3), the warm-start impulses to keep ((M, 2),
     (M,)), each body's joint tree (N + 1,) (-1: none; ``engine.joint_trees``) and the
@@ -350,7 +353,9 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     bodies that move; the others (static, asleep, a kinematic body at rest) have no
     velocity, no acceleration and nothing that can give them either (no solved
     constraint joins two of them, and a solved one's other body has no inverse mass or
-    was woken), so the loops over bodies skip them and their poses stay at start."""
+    was woken), so the loops over bodies skip them and their poses stay at start.
+    joint_rows: (prepared, softened, copied, soft_main), the arrays the joints' rows are
+    written into (``joint_workspace``)."""
     core_a, core_b = cores
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
@@ -403,9 +408,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
     turn = np.zeros((n, 2))
     turn[:, 0] = 1.0
     poses = start.copy()
-    rigid = np.zeros((0, 1))
-    softened = np.zeros((0, 1))
-    main = np.zeros((0, 1))
+    rigid, softened, copied, main = joint_rows
     joint_impulse_scale = softness(joint_hertz, joint_ratio, h)[2]
     # A motor joint closes its share of the pose error per step: per sub-step, the share
     # that compounds to it (per sub-step the whole share, the drive asked for speeds its
@@ -450,14 +453,15 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                 kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
                 motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
                 sub_correction, slots, solve_joints, poses, inv_mass, inv_inertia, h,
-                accumulated,
+                accumulated, rigid,
             )  # fmt: skip
-            softened, main = soften_joints(
+            soften_joints(
                 rigid, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
                 frequency, axis, ratio, slots, solve_joints, poses, inv_mass, inv_inertia,
-                joint_hertz, joint_ratio, h, exact,
+                joint_hertz, joint_ratio, h, exact, softened, main,
             )  # fmt: skip
-            turning = without_held_turns(softened, turns_held) if trees else softened
+            if trees:
+                turning = without_held_turns(softened, turns_held, copied)
             # The tree joints' main rows start each sub-step from nothing: their exact
             # solves set them whole. Warm-started, they only kicked bodies that the solve
             # then took back, and on a light body far from its slider's anchor (a 0.13 m
@@ -567,12 +571,13 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, star
                 kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
                 motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
                 sub_correction, slots, solve_joints, poses, inv_mass, inv_inertia, h,
-                accumulated,
+                accumulated, rigid,
             )  # fmt: skip
             keep_spring_pushes(rigid, softened, kind, frequency)
-            relax_rows = rigid
             if trees:
-                relax_rows = without_held_turns(without_tree_mains(rigid, child), turns_held)
+                # Into the rows the biased pass turned with, done with.
+                relax_rows = without_tree_mains(rigid, child, copied)
+                clear_held_turns(relax_rows, turns_held)
         for _ in range(relax):
             for i in order:
                 if solve_contacts[i]:
