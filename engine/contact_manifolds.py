@@ -44,6 +44,18 @@ NO_MANIFOLDS = Manifolds(
 
 
 @kernel
+def no_manifold_columns():
+    """The columns of no manifolds, in ``Manifolds`` order and of the types
+    ``manifold_columns`` gives (for compiled code; Python has ``NO_MANIFOLDS``)."""
+    return (
+        np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+        np.zeros((0, 2)), np.zeros((0, 2, 2)), np.zeros((0, 2, 2)), np.zeros((0, 2)),
+        np.zeros(0), np.zeros(0), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)),
+        np.zeros((0, 2), dtype=np.int64), np.zeros(0), np.zeros((0, 2), dtype=np.int64),
+    )  # fmt: skip
+
+
+@kernel
 def manifold_columns(vertices, normals, count, radius, part_reach, solid, start, velocity,
                      reach, friction, restitution, thickness, dt, speculative, flip_tolerance,
                      world_slop, cache_keys, cache_normal, cache_tangent):  # fmt: skip

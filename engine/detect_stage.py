@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .candidate_pairs import classify_pairs, find_candidates
-from .contact_manifolds import manifold_columns
+from .contact_manifolds import manifold_columns, no_manifold_columns
 from .forces import start_of_step
 from .jit import kernel
 from .resting_parts import build_resting_grid, pairs_among_resting, resting_rows
@@ -47,6 +47,24 @@ def detect_stage(body, gravity, parts, part_columns, filters, slots, grid, grid_
     resting parts of now; warm: the warm-start cache's keys, normal and tangent impulses;
     settings: the floats at the positions DT ... CELL_SIZE name (the world's, in its
     units; METHOD: the broad phase's code).
+    """
+    forced, pairs, active, grid, rebuilt, woke, manifolds, resting = detect(
+        body, gravity, parts, part_columns, filters, slots, grid, grid_valid, warm, settings
+    )
+    return (
+        forced, pairs, active, grid if rebuilt else None, woke,
+        manifolds if len(manifolds[0]) else None, resting if len(resting[0]) else None,
+    )  # fmt: skip
+
+
+@kernel
+def detect(body, gravity, parts, part_columns, filters, slots, grid, grid_valid, warm,
+           settings):  # fmt: skip
+    """``detect_stage`` for compiled callers, which pay nothing for arrays handed back:
+    (swept, start, inv_mass, inv_inertia, dynamic), (solid, sensing), active, the resting
+    grid's arrays (rebuilt or as they came in), whether it was rebuilt, whether any
+    island was woken, and the manifold columns of the solid pairs and of the contacts
+    among the resting parts (found only when the grid was rebuilt), empty when none.
     """
     (position, angle, velocity, angular_velocity, force, torque, inv_mass, inv_inertia, kind,
      awake, damping, gravity_scale, reach, thickness, island) = body  # fmt: skip
@@ -82,7 +100,9 @@ def detect_stage(body, gravity, parts, part_columns, filters, slots, grid, grid_
         _wake_islands(awake, island, reached)
         woke = True
     tolerances = (speculative, settings[FLIP_TOLERANCE], settings[LINEAR_SLOP])
-    resting = None
+    # One set of empty columns for both: allocations are much of a small world's step.
+    none_found = no_manifold_columns()
+    resting = none_found
     if rebuilt:
         among, _ = classify_pairs(
             pairs_among_resting(grid), owner, kinds, sensors, category, mask, group, body_id,
@@ -93,16 +113,15 @@ def detect_stage(body, gravity, parts, part_columns, filters, slots, grid, grid_
                 among, parts, friction, restitution, start, swept, reach, thickness, dt,
                 tolerances, warm,
             )  # fmt: skip
-    manifolds = None
+    manifolds = none_found
     if solid.shape[1]:
         manifolds = _narrow(
             solid, parts, friction, restitution, start, swept, reach, thickness, dt,
             tolerances, warm,
         )  # fmt: skip
-    built = grid if rebuilt else None
     return (
         (swept, start, step_inv_mass, step_inv_inertia, dynamic), (solid, sensing), active,
-        built, woke, manifolds, resting,
+        grid, rebuilt, woke, manifolds, resting,
     )  # fmt: skip
 
 

@@ -15,11 +15,13 @@
    too), record events (with the resting contacts).
 
 Each stage is a compiled kernel over the world's arrays; no Python loop runs over bodies,
-parts, pairs, contacts or joints. Stages 1 to 3 are one compiled call
-(``engine.detect_stage``), 4 to the write-back and sleep another (``engine.solve_stage``);
-between them run what may call the user's Python (presolve handlers) and after them what
-hands objects to Python (the warm-start cache, events). Arrays indexed by body row carry
-one extra row at the end, N, for the world itself (see ``engine.forces``).
+parts, pairs, contacts or joints. Stages 1 to 5's write-back and sleep are one compiled
+call (``engine.whole_step``); after it runs what hands objects to Python (the warm-start
+cache, sensor overlaps, events). A world with presolve handlers, which must run between
+detection and solve, takes the staged path instead: stages 1 to 3 in one call
+(``engine.detect_stage``), the handlers, then the rest in another (``engine.solve_stage``),
+bit for bit the same step. Arrays indexed by body row carry one extra row at the end, N,
+for the world itself (see ``engine.forces``).
 
 A world in which nothing can move (``still``: every part resting in the kept grid, no
 body awake) skips the stages: ``hold_still`` leaves the world as they would.
@@ -40,6 +42,7 @@ from .settings import FLIP_SLOPS, SPECULATIVE_SLOPS
 from .sleep import any_active
 from .solve_stage import solve_stage
 from .solver_inputs import contact_columns
+from .whole_step import whole_step
 
 METHOD_CODES = {"grid": GRID, "quadtree": QUADTREE}
 NO_KEYS = np.zeros(0, dtype=np.int64)
@@ -111,17 +114,43 @@ def advance_one_step(world) -> None:
         hold_still(world, inputs, cache.contacts, events)
         return
 
+    grid_in = cache.arrays if cache.arrays is not None else empty_grid()
+    grid_valid = cache.built_for(stamp) and cache.contacts is not None
+    warm_in = (world._warm.keys, world._warm.normal, world._warm.tangent)
+    detect_settings = (
+        dt, speculative, flip_tolerance, slop, float(METHOD_CODES[world._broadphase]),
+        cell_size,
+    )  # fmt: skip
+    sleep = (float(world.sleep), float(world._sleep_threshold), float(world._time_to_sleep))
+    backwards = world._clock.steps % 2 == 1
+    if not events.handlers["presolve"]:
+        # No Python between the stages: one compiled call (``engine.whole_step``).
+        (sensing, start), grid, woke, found, among_resting, warm, next_island = whole_step(
+            inputs.solve_body, world._gravity, table, inputs.part_columns, filters, slots,
+            inputs.joints, inputs.joint_rows, grid_in, grid_valid, warm_in, detect_settings,
+            solve_settings(world), backwards, sleep, world._bodies.next_island,
+        )  # fmt: skip
+        world._bodies.next_island = next_island
+        if grid is not None:
+            among = Manifolds(*among_resting) if among_resting is not None else NO_MANIFOLDS
+            cache.keep(grid, stamp, among)
+        if woke:
+            world._bodies.sleep_changed()
+        manifolds = Manifolds(*found) if found is not None else NO_MANIFOLDS
+        sensors = events.sensor_overlaps(
+            parts, sensing, start, body["body_id"], part["sensor"], part["shape"]
+        )
+        resting = cache.contacts
+        remember(world, inputs, manifolds, resting, warm, sensors)
+        return
+
     # 1. forces -> the velocities the phases sweep with (sleeping bodies feel nothing);
     # 2. broad phase: the moving parts' swept boxes, among themselves and against the
     # resting parts' kept grid, filtered; islands something reached wake;
     # 3. narrow phase with each pair's relative velocity: one compiled call
     forced, (solid, sensing), active, grid, woke, found, among_resting = detect_stage(
         inputs.detect_body, world._gravity, table, inputs.part_columns, filters, slots,
-        cache.arrays if cache.arrays is not None else empty_grid(),
-        cache.built_for(stamp) and cache.contacts is not None,
-        (world._warm.keys, world._warm.normal, world._warm.tangent),
-        (dt, speculative, flip_tolerance, slop, float(METHOD_CODES[world._broadphase]),
-         cell_size),
+        grid_in, grid_valid, warm_in, detect_settings,
     )  # fmt: skip
     velocity, start, inv_mass, inv_inertia, dynamic = forced
     if grid is not None:  # rebuilt, with the contacts among the resting parts
@@ -154,11 +183,15 @@ def advance_one_step(world) -> None:
         inputs.solve_body, world._gravity, contact_columns(manifolds), manifolds.parts,
         inputs.joints, slots, inputs.joint_rows, table, owner, solid, start, velocity,
         inv_mass, inv_inertia, dynamic, filters, ignored, active, moving_rows(active),
-        solve_settings(world), world._clock.steps % 2 == 1,
-        (float(world.sleep), float(world._sleep_threshold), float(world._time_to_sleep)),
-        world._bodies.next_island,
+        solve_settings(world), backwards, sleep, world._bodies.next_island,
     )  # fmt: skip
-    # Remember impulses, and tell the game what happened.
+    remember(world, inputs, manifolds, resting, warm, sensors)
+
+
+def remember(world, inputs, manifolds, resting, warm, sensors) -> None:
+    """The step's end in Python: the impulses kept for the next warm start, the clock on,
+    and the step's contacts and sensor overlaps recorded as events."""
+    body, part = inputs.body, inputs.part
     # The resting contacts are reported and keep their impulses, unsolved.
     reported = manifolds.joined(resting)
     if len(reported) or len(world._warm.keys):
@@ -166,7 +199,9 @@ def advance_one_step(world) -> None:
             reported.keys, *joined_impulses(warm, resting, len(manifolds), len(reported))
         )
     world._clock.steps += 1
-    events.record(reported, sensors, body["body_id"], world._handles_by_row(), part["shape"])
+    world._event_log.record(
+        reported, sensors, body["body_id"], world._handles_by_row(), part["shape"]
+    )
 
 
 def still(inputs, cache, stamp) -> bool:
