@@ -43,7 +43,7 @@ from .soft_contacts import (
     softness,
 )
 from .tree_forest import tree_forest
-from .tree_solve import solve_trees
+from .tree_solve import solve_trees, tree_workspace
 
 # How many times stiffer than the other contacts the springs of tree-solved ones are:
 # 120 Hz at 4 sub-steps of 1/60 s (240 Hz against static bodies), where a column of 30
@@ -175,6 +175,7 @@ def solve_contact_trees(trees, c, soft, count, body_a, body_b, core_a, core_b,
     target = np.zeros((t, 3))
     compliance = np.zeros((t, 3, 3))
     change = np.zeros((t, 3))
+    work = tree_workspace(nb, t)
     solved = False
     for _ in range(ACTIVE_SET_ROUNDS):
         for k in range(t):
@@ -195,7 +196,7 @@ def solve_contact_trees(trees, c, soft, count, body_a, body_b, core_a, core_b,
         local[:, :] = start
         solve_trees(
             sequence, child, parent, child_side, used, rows, 0, target, mass, inertia, local,
-            change, compliance,
+            change, compliance, work,
         )  # fmt: skip
         # A point the solve would pull leaves the active set: its impulse is released
         # (from the start of this solve) and the rest solved again.

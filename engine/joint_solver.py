@@ -76,15 +76,27 @@ from .joint_store import DISTANCE, MOTOR_JOINT, MOUSE, REVOLUTE, WHEEL
 
 __all__ = [
     "ACCUMULATED", "LOWER", "MOTOR", "SPRING_IMPULSE", "SYMPLECTIC_LIMIT", "UPPER",
-    "prepare_joints", "solve_joint", "warm_start_joints",
+    "joint_scratch", "prepare_joints", "solve_joint", "warm_start_joints",
 ]  # fmt: skip
+
+
+@kernel
+def joint_scratch():
+    """Scratch blocks for one joint at a time, which the step's preparing passes share
+    (allocated in each pass, they were a third of a small jointed world's allocations):
+    rows and push (3, 6), inverse and k (3, 3), error (3,), scale and line (6,), used
+    (3,) bool."""
+    return (
+        np.zeros((3, 6)), np.zeros((3, 6)), np.zeros((3, 3)), np.zeros(3), np.zeros(6),
+        np.zeros((3, 3)), np.zeros(6), np.zeros(3, dtype=np.bool_),
+    )  # fmt: skip
 
 
 @kernel
 def prepare_joints(
     kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque, motor_speed,
     length, frequency, damping, max_force, axis, ratio, rest_angle, correction, slots, solve,
-    poses, inv_mass, inv_inertia, dt, accumulated, c,
+    poses, inv_mass, inv_inertia, dt, accumulated, c, scratch,
 ):  # fmt: skip
     """What every pass reuses, written into c (J, COLUMNS), one row per joint (see
     ``engine.joint_columns``; the step keeps c between sub-steps and steps, so that these
@@ -95,16 +107,11 @@ def prepare_joints(
     (N + 1,) arrays poses (N + 1, 3) at the step start, inv_mass and inv_inertia (the world:
     the last row, zero). accumulated: (J, ACCUMULATED) impulses (main block, motor, lower,
     upper, spring); those of rows that no longer exist (a motor switched off) are cleared.
+    scratch: ``joint_scratch``.
     """
     j_count = len(kind)
     c[:, :] = 0.0
-    rows = np.zeros((3, 6))
-    push = np.zeros((3, 6))
-    inverse = np.zeros((3, 3))
-    error = np.zeros(3)
-    scale = np.zeros(6)
-    k = np.zeros((3, 3))
-    line = np.zeros(6)
+    rows, push, inverse, error, scale, k, line, _ = scratch
     for j in range(j_count):
         if not solve[j]:
             continue

@@ -71,12 +71,12 @@ def without_tree_mains(c, child, out):
 @kernel
 def project_trees(order, child, parent, child_side, kind, anchor_a, anchor_b, axis, length,
                   reference_angle, ratio, slots, poses, inv_mass, inv_inertia, linear,
-                  angular):  # fmt: skip
+                  angular, work):  # fmt: skip
     """One Newton step on the tree joints' positions: solve J W J^T dlambda = -C' at
     poses (N + 1, 3) and return the displacements (N + 1, 3) W J^T dlambda (velocities
     are not touched). C' is the error beyond a tolerance: linear (m) on rows 0 and 1,
     angular (rad) on row 2. Forest arrays from ``joint_forest``; joint columns (J,) /
-    (J, 2).
+    (J, 2); work: the forest's ``engine.tree_solve.tree_workspace``.
 
     Only the error past the tolerance moves: moving bodies without their velocities
     costs energy (a small disc swinging on a long arm loses a tenth of its swing in 10 s
@@ -114,7 +114,7 @@ def project_trees(order, child, parent, child_side, kind, anchor_a, anchor_b, ax
     lam = np.zeros((j_count, 3))
     solve_trees(
         order, child, parent, child_side, USED_ROWS[kind], rows, 0, target, inv_mass,
-        inv_inertia, moved, lam, RIGID,
+        inv_inertia, moved, lam, RIGID, work,
     )  # fmt: skip
     return moved
 

@@ -75,7 +75,7 @@ def joint_workspace(j_count: int) -> tuple:
 @kernel
 def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
                   frequency, axis, ratio, slots, solve, poses, inv_mass, inv_inertia, hertz,
-                  damping_ratio, h, exact, out, main):  # fmt: skip
+                  damping_ratio, h, exact, out, main, scratch):  # fmt: skip
     """The rows the biased passes use, written into out (J, COLUMNS) and main (J,
     SOFT_MAIN) and returned: out a copy of the prepared joint rows c (J, COLUMNS)
     (``engine.joint_solver``) whose rigid joints have no main block there (their inverse
@@ -86,7 +86,8 @@ def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, le
     poses (N + 1, 3) now; inv_mass, inv_inertia (N + 1,); hertz, damping_ratio: the
     joints' stiffness; h: the sub-step. hertz 0 leaves the rows rigid, with no bias.
     exact (J,) bool: joints whose main block is solved exactly elsewhere
-    (``engine.joint_trees``): cleared here too, with no soft block.
+    (``engine.joint_trees``): cleared here too, with no soft block. scratch:
+    ``engine.joint_solver.joint_scratch``.
     """
     out[:, :] = c
     main[:, :] = 0.0
@@ -97,14 +98,7 @@ def soften_joints(c, kind, anchor_a, anchor_b, reference_angle, lower, upper, le
     if hertz <= 0.0:
         return out, main
     rate, mass_scale, _ = softness(hertz, damping_ratio, h)
-    rows = np.zeros((3, 6))
-    error = np.zeros(3)
-    scale = np.zeros(6)
-    k = np.zeros((3, 3))
-    push = np.zeros((3, 6))
-    inverse = np.zeros((3, 3))
-    used = np.zeros(3, dtype=np.bool_)
-    line = np.zeros(6)
+    rows, push, inverse, error, scale, k, line, used = scratch
     for j in range(len(kind)):
         knd = kind[j]
         if solve[j] and (knd == PRISMATIC or knd == ROPE):

@@ -79,6 +79,7 @@ from .joint_solver import (
     MOTOR,
     SPRING_IMPULSE,
     UPPER,
+    joint_scratch,
     prepare_joints,
     solve_joint,
     warm_start_joints,
@@ -124,7 +125,7 @@ from .solver_settings import (
     MAX_HERTZ_SHARE,
     TREE_TOLERANCE,
 )
-from .tree_solve import RIGID, solve_trees
+from .tree_solve import RIGID, solve_trees, tree_workspace
 from .tree_turns import (
     clear_held_turns,
     engage_limits,
@@ -409,6 +410,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
     turn[:, 0] = 1.0
     poses = start.copy()
     rigid, softened, copied, main = joint_rows
+    scratch = joint_scratch()
     joint_impulse_scale = softness(joint_hertz, joint_ratio, h)[2]
     # A motor joint closes its share of the pose error per step: per sub-step, the share
     # that compounds to it (per sub-step the whole share, the drive asked for speeds its
@@ -428,6 +430,11 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
     hold_deep_overlaps(soft, c, count, separation, x, deep)
     exact = child >= 0
     turns_held = held_turns(kind, child)
+    # Room for the joint trees' solves, shared by the step's: the forest stays the same.
+    tree_work = tree_workspace(n, len(tree_order))
+    tree_used = np.empty((j_count, 3), dtype=np.bool_)
+    tree_rows = np.empty((j_count, 18))
+    engaged = np.zeros(j_count, dtype=np.int64)
     turning = softened
     no_target = np.zeros((j_count, 3))
     relax_rows = rigid
@@ -453,12 +460,12 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
                 kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
                 motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
                 sub_correction, slots, solve_joints, poses, inv_mass, inv_inertia, h,
-                accumulated, rigid,
+                accumulated, rigid, scratch,
             )  # fmt: skip
             soften_joints(
                 rigid, kind, anchor_a, anchor_b, reference_angle, lower, upper, length,
                 frequency, axis, ratio, slots, solve_joints, poses, inv_mass, inv_inertia,
-                joint_hertz, joint_ratio, h, exact, softened, main,
+                joint_hertz, joint_ratio, h, exact, softened, main, scratch,
             )  # fmt: skip
             if trees:
                 turning = without_held_turns(softened, turns_held, copied)
@@ -496,7 +503,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
             _solve_biased_trees(
                 tree_order, child, parent, side, kind, turns_held, slots, softened,
                 target.copy(), tree_angular, inv_h, inv_mass, inv_inertia, velocity,
-                accumulated,
+                accumulated, tree_work, tree_used, tree_rows, engaged,
             )  # fmt: skip
         for i in order:
             if solve_contacts[i]:
@@ -534,7 +541,8 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
             # Again, for what the contacts and the other rows changed.
             _solve_biased_trees(
                 tree_order, child, parent, side, kind, turns_held, slots, softened, target,
-                tree_angular, inv_h, inv_mass, inv_inertia, velocity, accumulated,
+                tree_angular, inv_h, inv_mass, inv_inertia, velocity, accumulated, tree_work,
+                tree_used, tree_rows, engaged,
             )  # fmt: skip
             gears_last(
                 kind, slots, solve_joints, has_axis, turning, accumulated, inv_inertia, velocity
@@ -556,7 +564,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
             shift = project_trees(
                 tree_order, child, parent, side, kind, anchor_a, anchor_b, axis, length,
                 reference_angle, ratio, slots, poses, inv_mass, inv_inertia, tree_linear,
-                tree_angular,
+                tree_angular, tree_work,
             )  # fmt: skip
             for i in moving:
                 if shift[i, 0] != 0.0 or shift[i, 1] != 0.0 or shift[i, 2] != 0.0:
@@ -571,7 +579,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
                 kind, anchor_a, anchor_b, reference_angle, lower, upper, max_motor_torque,
                 motor_speed, length, frequency, damping, max_force, axis, ratio, rest_angle,
                 sub_correction, slots, solve_joints, poses, inv_mass, inv_inertia, h,
-                accumulated, rigid,
+                accumulated, rigid, scratch,
             )  # fmt: skip
             keep_spring_pushes(rigid, softened, kind, frequency)
             if trees:
@@ -602,12 +610,13 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
                     )  # fmt: skip
             if trees:
                 relax_target = no_target.copy()
-                used, tree_rows, engaged = engage_limits(
-                    rigid, kind, turns_held, relax_target, tree_angular, inv_h
-                )
+                engage_limits(
+                    rigid, kind, turns_held, relax_target, tree_angular, inv_h, tree_used,
+                    tree_rows, engaged,
+                )  # fmt: skip
                 solve_trees(
-                    tree_order, child, parent, side, used, tree_rows, ROWS, relax_target,
-                    inv_mass, inv_inertia, velocity, accumulated, RIGID,
+                    tree_order, child, parent, side, tree_used, tree_rows, 0, relax_target,
+                    inv_mass, inv_inertia, velocity, accumulated, RIGID, tree_work,
                 )  # fmt: skip
                 settle_limits(engaged, turns_held, slots, rigid, accumulated, inv_inertia, velocity)
                 gears_last(
@@ -691,12 +700,14 @@ def gears_last(kind, slots, solve_joints, has_axis, rows, accumulated, inv_inert
 
 @kernel
 def _solve_biased_trees(order, child, parent, side, kind, held, slots, c, target, tolerance,
-                        inv_h, inv_mass, inv_inertia, velocity, accumulated):  # fmt: skip
+                        inv_h, inv_mass, inv_inertia, velocity, accumulated, work, used,
+                        rows, engaged):  # fmt: skip
     """The biased pass's exact solve of the joint trees (forest arrays from
     ``joint_forest``) to target (J, 3), which it changes: the revolute limits within
     ``tolerance`` radians engaged as rows, solved with the main blocks, then settled
     (``engine.tree_turns``). c: the softened joint rows (J, COLUMNS); held (J,) bool from
-    ``held_turns``; velocity (N + 1, 3) and accumulated (J, ACCUMULATED) change in place.
+    ``held_turns``; velocity (N + 1, 3) and accumulated (J, ACCUMULATED) change in place;
+    work: the forest's ``tree_workspace``, used, rows, engaged: room for ``engage_limits``.
 
     It runs twice in each biased pass: before the contacts and the joints' Gauss-Seidel
     rows, and after them. Run only after, it left those rows to see the warm start's kicks
@@ -705,10 +716,10 @@ def _solve_biased_trees(order, child, parent, side, kind, held, slots, c, target
     levers of 4 to 6 m, had that row see an approach that was not there; its push stayed
     and grew, and the chain went non-finite in 111 steps.
     """
-    used, rows, engaged = engage_limits(c, kind, held, target, tolerance, inv_h)
+    engage_limits(c, kind, held, target, tolerance, inv_h, used, rows, engaged)
     solve_trees(
-        order, child, parent, side, used, rows, ROWS, target, inv_mass, inv_inertia, velocity,
-        accumulated, RIGID,
+        order, child, parent, side, used, rows, 0, target, inv_mass, inv_inertia, velocity,
+        accumulated, RIGID, work,
     )  # fmt: skip
     settle_limits(engaged, held, slots, c, accumulated, inv_inertia, velocity)
 

@@ -21,8 +21,21 @@ RIGID = np.zeros((0, 3, 3))
 
 
 @kernel
+def tree_workspace(n, t):
+    """Room for ``solve_trees`` over t tree edges among n bodies, reusable by every solve
+    of the same forest in a step (a solve's dozen arrays were most of a small jointed
+    world's allocations): per body W (n, 3, 3), u and the impulses to apply (n, 3, zero
+    between solves), per edge K^-1 (t, 3, 3), the residual (t, 3) and G (t, 3, 3), and
+    four 3 x 3 and one 3 scratch blocks."""
+    return (
+        np.zeros((n, 3, 3)), np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((t, 3, 3)),
+        np.zeros((t, 3)), np.zeros((t, 3, 3)), np.zeros((4, 3, 3)), np.zeros(3),
+    )  # fmt: skip
+
+
+@kernel
 def solve_trees(order, child, parent, child_side, used, rows, offset, target, inv_mass,
-                inv_inertia, base, impulses, compliance):  # fmt: skip
+                inv_inertia, base, impulses, compliance, work):  # fmt: skip
     """Solve (J W J^T + C) lambda = target - J base exactly over the tree edges, then
     base += W J^T lambda and impulses[:, :3] += lambda.
 
@@ -33,23 +46,14 @@ def solve_trees(order, child, parent, child_side, used, rows, offset, target, in
     (ignored in unused rows); inv_mass, inv_inertia (N + 1,); base (N + 1, 3), velocities
     (or displacements) changed in place; impulses (J, >= 3). W is diag(inv_mass,
     inv_mass, inv_inertia). compliance (J, 3, 3): C, each edge's own block added to its
-    rows (soft rows, ``engine.contact_trees``), or (0, 3, 3) for none.
+    rows (soft rows, ``engine.contact_trees``), or (0, 3, 3) for none. work: a
+    ``tree_workspace`` for at least len(inv_mass) bodies and len(order) edges.
     """
     t_count = len(order)
     if t_count == 0:
         return
-    n = len(inv_mass)
-    w = np.zeros((n, 3, 3))
-    u = np.zeros((n, 3))
-    push = np.zeros((n, 3))
-    inverse = np.zeros((t_count, 3, 3))
-    residual = np.zeros((t_count, 3))
-    g = np.zeros((t_count, 3, 3))
-    k = np.zeros((3, 3))
-    jc = np.zeros((3, 3))
-    jp = np.zeros((3, 3))
-    a = np.zeros((3, 3))
-    y = np.zeros(3)
+    w, u, push, inverse, residual, g, blocks, y = work
+    k, jc, jp, a = blocks[0], blocks[1], blocks[2], blocks[3]
     for s in range(t_count):
         for body in (child[order[s]], parent[order[s]]):
             w[body, :, :] = 0.0
@@ -71,6 +75,8 @@ def solve_trees(order, child, parent, child_side, used, rows, offset, target, in
             if not use[r]:
                 k[r, r] = 1.0
                 residual[s, r] = 0.0
+                for q in range(3):
+                    g[s, r, q] = 0.0  # the way back reads it (the workspace holds old ones)
                 continue
             for q in range(3):
                 a[r, q] = jc[r, 0] * w[c, 0, q] + jc[r, 1] * w[c, 1, q] + jc[r, 2] * w[c, 2, q]

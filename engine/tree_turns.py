@@ -140,17 +140,18 @@ def _turn_held(j, a, b, c, accumulated, inv_inertia, velocity, amount, share0, s
 
 
 @kernel
-def engage_limits(c, kind, held, target, tolerance, inv_h):
+def engage_limits(c, kind, held, target, tolerance, inv_h, used, rows, side):
     """The rows the tree solve takes when revolute limits are engaged (within ``tolerance``
-    radians of the limit or past it): (J, 3) bool rows in use, a copy of the prepared rows
-    c (J, COLUMNS) with the engaged joints' third row the relative angle's, and (J,) which
-    limit each engages (1 lower, -1 upper, 0 none). target (J, 3) gets the engaged rows'
-    target speeds (the limit rows' biases); held (J,) bool from ``held_turns``."""
+    radians of the limit or past it), written into used (J, 3) bool, the rows in use;
+    rows (J, 18), the Jacobian rows of the prepared rows c (J, COLUMNS) with the engaged
+    joints' third row the relative angle's; and side (J,) int64, which limit each engages
+    (1 lower, -1 upper, 0 none). target (J, 3) gets the engaged rows' target speeds (the
+    limit rows' biases); held (J,) bool from ``held_turns``. Returns (used, rows, side)."""
     j_count = len(kind)
-    used = np.empty((j_count, 3), dtype=np.bool_)
-    rows = c.copy()
-    side = np.zeros(j_count, dtype=np.int64)
     for j in range(j_count):
+        side[j] = 0
+        for m in range(18):
+            rows[j, m] = c[j, ROWS + m]
         for r in range(3):
             used[j, r] = USED_ROWS[kind[j], r]
         if not held[j]:
@@ -165,9 +166,9 @@ def engage_limits(c, kind, held, target, tolerance, inv_h):
             continue
         used[j, 2] = True
         for m in range(6):
-            rows[j, ROWS + 12 + m] = 0.0
-        rows[j, ROWS + 14] = -1.0
-        rows[j, ROWS + 17] = 1.0
+            rows[j, 12 + m] = 0.0
+        rows[j, 14] = -1.0
+        rows[j, 17] = 1.0
     return used, rows, side
 
 
