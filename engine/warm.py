@@ -5,7 +5,9 @@ bullets, kinematic bodies, presolve, both broad phases, sleeping), the public na
 and the queries, so that each kernel is compiled for the argument types the engine uses
 and cached on disk (see ``engine.jit``). ``make install`` runs it, so a user's first world
 starts at once. The world's kernels and the public API's are compiled in two processes at
-once (compiling is single-threaded). Prints how long it took.
+once (compiling is single-threaded). While they compile, each says every
+``PROGRESS_EVERY`` seconds how many kernels it has compiled so far (a first run takes
+minutes, and nobody should wait in silence); at the end, how long it took.
 """
 
 from __future__ import annotations
@@ -13,10 +15,14 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
+from numba.core import event
+
+PROGRESS_EVERY = 20.0  # seconds between a compiling process's progress lines
 
 
 def warm(parallel: bool = True) -> float:
@@ -43,11 +49,52 @@ def warm(parallel: bool = True) -> float:
     return time.perf_counter() - began
 
 
-def _timed(task) -> str:
-    """Run ``task`` and say how long it took."""
+class _CompileCount(event.Listener):
+    """Counts the engine's kernels this process compiles (loading a cached one is not a
+    compile)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def on_start(self, ev) -> None:
+        pass
+
+    def on_end(self, ev) -> None:
+        dispatcher = ev.data.get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        if module.startswith("engine."):
+            self.count += 1
+
+
+def _timed(task, every: float = PROGRESS_EVERY) -> str:
+    """Run ``task``, printing every ``every`` seconds how many kernels it has compiled so
+    far, and say how long it took."""
     began = time.perf_counter()
-    task()
-    return f"{task.__name__} took {time.perf_counter() - began:.1f} s"
+    compiled = _CompileCount()
+    done = threading.Event()
+
+    def report() -> None:
+        while not done.wait(every):
+            print(
+                f"engine: {task.__name__}: kernels compiled so far: {compiled.count} "
+                f"({time.perf_counter() - began:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    event.register("numba:compile", compiled)
+    reporter = threading.Thread(target=report, daemon=True)
+    reporter.start()
+    try:
+        task()
+    finally:
+        done.set()
+        reporter.join()
+        event.unregister("numba:compile", compiled)
+    return (
+        f"{task.__name__} took {time.perf_counter() - began:.1f} s "
+        f"(kernels compiled: {compiled.count})"
+    )
 
 
 def warm_world() -> None:
