@@ -265,26 +265,30 @@ def warm_start_joints(kind, slots, solve, c, accumulated, inv_inertia, velocity)
 
 
 @kernel(inline=True)
-def solve_joint(j, a, b, has_axis, c, accumulated, inv_inertia, velocity):
+def solve_joint(j, a, b, has_axis, c, accumulated, inv_inertia, velocity, turns_elsewhere,
+                main_elsewhere):  # fmt: skip
     """One Gauss-Seidel visit of joint j (slots a, b; prepared rows c; impulses
     accumulated (J, ACCUMULATED)): its axis row, angular motor, limits, then the main
-    block."""
+    block. turns_elsewhere: the motor and limits are solved by another pass (a tree's
+    revolute joint, ``engine.tree_turns``) and skipped here, as if their masses were
+    zero; main_elsewhere: the main block is (``engine.joint_trees``), and is visited as if
+    its inverse were zero, as the rows' copies with those columns cleared once were."""
     if has_axis:
         solve_axis(j, a, b, c, accumulated, velocity)
-    if c[j, MOTOR_MASS] > 0.0:
+    if not turns_elsewhere and c[j, MOTOR_MASS] > 0.0:
         relative = velocity[b, 2] - velocity[a, 2] - c[j, MOTOR_SPEED]
         old = accumulated[j, MOTOR]
         bound = c[j, MAX_MOTOR_IMPULSE]
         new = min(max(old - c[j, MOTOR_MASS] * relative, -bound), bound)
         _turn(velocity, a, b, inv_inertia, new - old)
         accumulated[j, MOTOR] = new
-    if c[j, LOWER_MASS] > 0.0:
+    if not turns_elsewhere and c[j, LOWER_MASS] > 0.0:
         relative = velocity[b, 2] - velocity[a, 2]
         old = accumulated[j, LOWER]
         new = max(old - c[j, LOWER_MASS] * (relative + c[j, LOWER_BIAS]), 0.0)
         _turn(velocity, a, b, inv_inertia, new - old)
         accumulated[j, LOWER] = new
-    if c[j, UPPER_MASS] > 0.0:
+    if not turns_elsewhere and c[j, UPPER_MASS] > 0.0:
         relative = velocity[a, 2] - velocity[b, 2]
         old = accumulated[j, UPPER]
         new = max(old - c[j, UPPER_MASS] * (relative + c[j, UPPER_BIAS]), 0.0)
@@ -298,9 +302,13 @@ def solve_joint(j, a, b, has_axis, c, accumulated, inv_inertia, velocity):
     bias1 = speed1 + c[j, BIAS + 1] + c[j, GAMMA + 1] * x1
     bias2 = speed2 + c[j, BIAS + 2] + c[j, GAMMA + 2] * x2
     i = INVERSE
-    step0 = -(c[j, i] * bias0 + c[j, i + 1] * bias1 + c[j, i + 2] * bias2)
-    step1 = -(c[j, i + 3] * bias0 + c[j, i + 4] * bias1 + c[j, i + 5] * bias2)
-    step2 = -(c[j, i + 6] * bias0 + c[j, i + 7] * bias1 + c[j, i + 8] * bias2)
+    if main_elsewhere:
+        # The same arithmetic on a zero inverse (no fast-math: 0 x is not folded away).
+        step0 = step1 = step2 = -(0.0 * bias0 + 0.0 * bias1 + 0.0 * bias2)
+    else:
+        step0 = -(c[j, i] * bias0 + c[j, i + 1] * bias1 + c[j, i + 2] * bias2)
+        step1 = -(c[j, i + 3] * bias0 + c[j, i + 4] * bias1 + c[j, i + 5] * bias2)
+        step2 = -(c[j, i + 6] * bias0 + c[j, i + 7] * bias1 + c[j, i + 8] * bias2)
     if c[j, SPRING] > 0.0:
         # Elastic push fixed at the step start, damping against the velocity now.
         step0 = -(c[j, SPRING_DAMPING] * speed0 + c[j, SPRING_PUSH] + x0) * c[j, SPRING_SCALE]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .joint_columns import INVERSE
 from .joint_geometry import USED_ROWS, main_rows
 from .joint_store import PRISMATIC, REVOLUTE, WELD, WHEEL
 from .tree_forest import tree_forest
@@ -53,19 +52,6 @@ def joint_forest(kind, slots, solve, inv_mass, inv_inertia):
     for j in range(len(kind)):
         eligible[j] = solve[j] and TREE_KINDS[kind[j]]
     return tree_forest(slots[:, 0], slots[:, 1], eligible, inv_mass, inv_inertia, True)
-
-
-@kernel
-def without_tree_mains(c, child, out):
-    """Prepared joint rows c (J, COLUMNS) whose tree joints (child (J,) >= 0) have no
-    main block for Gauss-Seidel (their inverse is cleared): the tree solve owns it, their
-    motors, limits and axis rows stay. Written into out (J, COLUMNS) and returned."""
-    out[:, :] = c
-    for j in range(len(child)):
-        if child[j] >= 0:
-            for q in range(9):
-                out[j, INVERSE + q] = 0.0
-    return out
 
 
 @kernel

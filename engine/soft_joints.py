@@ -63,13 +63,16 @@ SOFT_MAIN = 13
 
 def joint_workspace(j_count: int) -> tuple:
     """Room for the solver's rows of j_count joints, which every sub-step rewrites: the
-    prepared rows, the softened ones, a copy to clear rows in (J, COLUMNS) each, and the
-    soft main blocks (J, SOFT_MAIN). Kept by the world between steps: rows of a few
+    prepared rows and the softened ones (J, COLUMNS), and the soft main blocks (J,
+    SOFT_MAIN). Kept by the world between steps: rows of a few
     thousand joints are megabytes, and allocated afresh four times a step they were new
     pages each time, which the system zeroed (a 3,114-joint grid spent a quarter of its
     step there)."""
-    rows = tuple(np.zeros((j_count, COLUMNS)) for _ in range(3))
-    return (*rows, np.zeros((j_count, SOFT_MAIN)))
+    return (
+        np.zeros((j_count, COLUMNS)),
+        np.zeros((j_count, COLUMNS)),
+        np.zeros((j_count, SOFT_MAIN)),
+    )
 
 
 @kernel

@@ -89,7 +89,6 @@ from .joint_trees import (
     joint_forest,
     predicted_targets,
     project_trees,
-    without_tree_mains,
 )
 from .position_correction import correct_positions
 from .rotation import cos_sin
@@ -127,12 +126,10 @@ from .solver_settings import (
 )
 from .tree_solve import RIGID, solve_trees, tree_workspace
 from .tree_turns import (
-    clear_held_turns,
     engage_limits,
     held_turns,
     settle_limits,
     solve_held_turns,
-    without_held_turns,
 )
 
 # Positions in the ``settings`` tuple ``solve_substeps`` takes (see its docstring).
@@ -355,7 +352,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
     velocity, no acceleration and nothing that can give them either (no solved
     constraint joins two of them, and a solved one's other body has no inverse mass or
     was woken), so the loops over bodies skip them and their poses stay at start.
-    joint_rows: (prepared, softened, copied, soft_main), the arrays the joints' rows are
+    joint_rows: (prepared, softened, soft_main), the arrays the joints' rows are
     written into (``joint_workspace``)."""
     core_a, core_b = cores
     (body_a, body_b, count, normal, arm_a, arm_b, separation, friction, restitution,
@@ -409,7 +406,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
     turn = np.zeros((n, 2))
     turn[:, 0] = 1.0
     poses = start.copy()
-    rigid, softened, copied, main = joint_rows
+    rigid, softened, main = joint_rows
     scratch = joint_scratch()
     joint_impulse_scale = softness(joint_hertz, joint_ratio, h)[2]
     # A motor joint closes its share of the pose error per step: per sub-step, the share
@@ -435,9 +432,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
     tree_used = np.empty((j_count, 3), dtype=np.bool_)
     tree_rows = np.empty((j_count, 18))
     engaged = np.zeros(j_count, dtype=np.int64)
-    turning = softened
     no_target = np.zeros((j_count, 3))
-    relax_rows = rigid
     kicked = np.zeros((n, 3))
     flies = _unjointed(slots, solve_joints, drag, n)
     for _ in range(substeps):
@@ -467,8 +462,6 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
                 frequency, axis, ratio, slots, solve_joints, poses, inv_mass, inv_inertia,
                 joint_hertz, joint_ratio, h, exact, softened, main, scratch,
             )  # fmt: skip
-            if trees:
-                turning = without_held_turns(softened, turns_held, copied)
             # The tree joints' main rows start each sub-step from nothing: their exact
             # solves set them whole. Warm-started, they only kicked bodies that the solve
             # then took back, and on a light body far from its slider's anchor (a 0.13 m
@@ -530,8 +523,8 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
                         velocity,
                     )  # fmt: skip
                 solve_joint(
-                    j, slots[j, 0], slots[j, 1], has_axis[j], turning, accumulated,
-                    inv_inertia, velocity,
+                    j, slots[j, 0], slots[j, 1], has_axis[j], softened, accumulated,
+                    inv_inertia, velocity, turns_held[j], False,
                 )  # fmt: skip
                 solve_soft_main(
                     j, slots[j, 0], slots[j, 1], softened, main, accumulated,
@@ -545,7 +538,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
                 tree_used, tree_rows, engaged,
             )  # fmt: skip
             gears_last(
-                kind, slots, solve_joints, has_axis, turning, accumulated, inv_inertia, velocity
+                kind, slots, solve_joints, has_axis, softened, accumulated, inv_inertia, velocity
             )
         for i in moving:
             # A body nothing holds flies the exact parabola of its forces (constant over
@@ -582,10 +575,6 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
                 accumulated, rigid, scratch,
             )  # fmt: skip
             keep_spring_pushes(rigid, softened, kind, frequency)
-            if trees:
-                # Into the rows the biased pass turned with, done with.
-                relax_rows = without_tree_mains(rigid, child, copied)
-                clear_held_turns(relax_rows, turns_held)
         for _ in range(relax):
             for i in order:
                 if solve_contacts[i]:
@@ -605,8 +594,8 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
                             velocity,
                         )  # fmt: skip
                     solve_joint(
-                        j, slots[j, 0], slots[j, 1], has_axis[j], relax_rows, accumulated,
-                        inv_inertia, velocity,
+                        j, slots[j, 0], slots[j, 1], has_axis[j], rigid, accumulated,
+                        inv_inertia, velocity, turns_held[j], exact[j],
                     )  # fmt: skip
             if trees:
                 relax_target = no_target.copy()
@@ -620,7 +609,7 @@ def _substeps(contacts, cores, solve_contacts, joints, slots, solve_joints, join
                 )  # fmt: skip
                 settle_limits(engaged, turns_held, slots, rigid, accumulated, inv_inertia, velocity)
                 gears_last(
-                    kind, slots, solve_joints, has_axis, relax_rows, accumulated, inv_inertia,
+                    kind, slots, solve_joints, has_axis, rigid, accumulated, inv_inertia,
                     velocity,
                 )  # fmt: skip
                 # The trees' contacts once more, so that the relax pass leaves no limb
@@ -694,8 +683,9 @@ def gears_last(kind, slots, solve_joints, has_axis, rows, accumulated, inv_inert
     for j in range(len(kind)):
         if solve_joints[j] and kind[j] == GEAR:
             solve_joint(
-                j, slots[j, 0], slots[j, 1], has_axis[j], rows, accumulated, inv_inertia, velocity
-            )
+                j, slots[j, 0], slots[j, 1], has_axis[j], rows, accumulated, inv_inertia,
+                velocity, False, False,
+            )  # fmt: skip
 
 
 @kernel

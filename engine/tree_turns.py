@@ -47,25 +47,6 @@ def held_turns(kind, child):
     return out
 
 
-@kernel
-def without_held_turns(c, held, out):
-    """Prepared joint rows c (J, COLUMNS) with the motor and limit rows of the joints
-    ``held`` (J,) bool cleared, for the Gauss-Seidel visit that follows
-    ``solve_held_turns``: written into out (J, COLUMNS) and returned."""
-    out[:, :] = c
-    clear_held_turns(out, held)
-    return out
-
-
-@kernel
-def clear_held_turns(c, held):
-    """Clear the motor and limit rows of the joints ``held`` (J,) bool in prepared joint
-    rows c (J, COLUMNS), in place."""
-    for j in range(len(held)):
-        if held[j]:
-            c[j, MOTOR_MASS] = c[j, LOWER_MASS] = c[j, UPPER_MASS] = 0.0
-
-
 @kernel(inline=True)
 def solve_held_turns(j, a, b, c, accumulated, inv_inertia, velocity):
     """One visit of revolute joint j's motor, then limits (slots a, b; rows c (J,
