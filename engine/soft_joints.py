@@ -64,10 +64,9 @@ SOFT_MAIN = 13
 def joint_workspace(j_count: int) -> tuple:
     """Room for the solver's rows of j_count joints, which every sub-step rewrites: the
     prepared rows and the softened ones (J, COLUMNS), and the soft main blocks (J,
-    SOFT_MAIN). Kept by the world between steps: rows of a few
-    thousand joints are megabytes, and allocated afresh four times a step they were new
-    pages each time, which the system zeroed (a 3,114-joint grid spent a quarter of its
-    step there)."""
+    SOFT_MAIN). Kept by the world between steps: rows of a few thousand joints are
+    megabytes, and allocated afresh several times a sub-step they were new pages each
+    time, which the system zeroed (a 3,114-joint grid spent a quarter of its step there)."""
     return (
         np.zeros((j_count, COLUMNS)),
         np.zeros((j_count, COLUMNS)),

@@ -111,7 +111,7 @@ def advance_one_step(world) -> None:
     stamp = (world._parts, speculative, cell_size)
 
     if still(inputs, cache, stamp):
-        hold_still(world, inputs, cache.contacts, events)
+        hold_still(world, inputs, cache.contacts)
         return
 
     grid_in = cache.arrays if cache.arrays is not None else empty_grid()
@@ -131,16 +131,11 @@ def advance_one_step(world) -> None:
             solve_settings(world), backwards, sleep, world._bodies.next_island,
         )  # fmt: skip
         world._bodies.next_island = next_island
-        if grid is not None:
-            among = Manifolds(*among_resting) if among_resting is not None else NO_MANIFOLDS
-            cache.keep(grid, stamp, among)
-        if woke:
-            world._bodies.sleep_changed()
+        resting = take_detection(world, cache, stamp, grid, among_resting, woke)
         manifolds = Manifolds(*found) if found is not None else NO_MANIFOLDS
         sensors = events.sensor_overlaps(
             parts, sensing, start, body["body_id"], part["sensor"], part["shape"]
         )
-        resting = cache.contacts
         remember(world, inputs, manifolds, resting, warm, sensors)
         return
 
@@ -153,12 +148,7 @@ def advance_one_step(world) -> None:
         grid_in, grid_valid, warm_in, detect_settings,
     )  # fmt: skip
     velocity, start, inv_mass, inv_inertia, dynamic = forced
-    if grid is not None:  # rebuilt, with the contacts among the resting parts
-        among = Manifolds(*among_resting) if among_resting is not None else NO_MANIFOLDS
-        cache.keep(grid, stamp, among)
-    if woke:
-        world._bodies.sleep_changed()
-    resting = cache.contacts
+    resting = take_detection(world, cache, stamp, grid, among_resting, woke)
 
     # Presolve handlers may drop some manifolds; sensors only overlap.
     manifolds = Manifolds(*found) if found is not None else NO_MANIFOLDS
@@ -186,6 +176,18 @@ def advance_one_step(world) -> None:
         solve_settings(world), backwards, sleep, world._bodies.next_island,
     )  # fmt: skip
     remember(world, inputs, manifolds, resting, warm, sensors)
+
+
+def take_detection(world, cache, stamp, grid, among_resting, woke):
+    """What the detection tells Python: a rebuilt grid of resting parts kept, with the
+    contacts among them (manifold columns, or None for none); woken islands noted.
+    Returns the resting parts' contacts (Manifolds)."""
+    if grid is not None:
+        among = Manifolds(*among_resting) if among_resting is not None else NO_MANIFOLDS
+        cache.keep(grid, stamp, among)
+    if woke:
+        world._bodies.sleep_changed()
+    return cache.contacts
 
 
 def remember(world, inputs, manifolds, resting, warm, sensors) -> None:
@@ -217,7 +219,7 @@ def still(inputs, cache, stamp) -> bool:
     )
 
 
-def hold_still(world, inputs, resting, events) -> None:
+def hold_still(world, inputs, resting) -> None:
     """The step of a world in which nothing moves (``still``), as the stages would leave it:
     forces cleared, the joints' impulses through the sub-steps' shares and back, the
     resting contacts' impulses kept and reported, the clock on."""
@@ -237,10 +239,8 @@ def hold_still(world, inputs, resting, events) -> None:
             column = joints[name]
             column /= substeps
             column *= substeps
-    reported = NO_MANIFOLDS.joined(resting)
-    if len(reported) or len(world._warm.keys):
-        world._warm.store(reported.keys, reported.normal_impulse, reported.tangent_impulse)
-    world._clock.steps += 1
-    events.record(
-        reported, NO_SENSORS, body["body_id"], world._handles_by_row(), inputs.part["shape"]
-    )
+    # Nothing solved: the resting contacts keep their own impulses.
+    remember(
+        world, inputs, NO_MANIFOLDS, resting,
+        (resting.normal_impulse, resting.tangent_impulse), NO_SENSORS,
+    )  # fmt: skip
