@@ -13,6 +13,7 @@ SUITES = [
     "bench.query_bench",
     "bench.step_bench",
     "bench.small_worlds_bench",
+    "bench.batch_bench",
     "bench.resting_bench",
     "bench.pyramid_bench",
     "bench.box2d_v3_bench",

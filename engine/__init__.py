@@ -6,6 +6,7 @@ True
 """
 
 from .axis_joints import AngularSpring, PrismaticJoint, RopeJoint, WheelJoint
+from .batch import BatchColumn, WorldBatch
 from .body import Body
 from .bulk_views import ContactArrays, JointArrays, PartArrays
 from .chain import Chain
@@ -40,6 +41,8 @@ __all__ = [
     "HandlerError",
     "SensorOverlap",
     "World",
+    "WorldBatch",
+    "BatchColumn",
     "Box",
     "Chain",
     "Circle",

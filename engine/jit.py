@@ -36,15 +36,19 @@ PACKAGE = Path(__file__).resolve().parent
 _announced = False
 
 
-def kernel(function=None, *, inline: bool = False):
+def kernel(function=None, *, inline: bool = False, parallel: bool = False):
     """``numba.njit`` with the engine's options: cached on disk, no fast-math, no GIL.
 
     inline=True inlines a small helper into its callers at numba's IR level (used for the
-    per-pair and per-row routines called from the batch loops).
+    per-pair and per-row routines called from the batch loops). parallel=True lets a
+    ``numba.prange`` loop spread its iterations over threads (``engine.batch_step``, whose
+    iterations share nothing, so the result does not depend on the thread count).
     """
     options = {"cache": True, "nogil": True, "error_model": "numpy"}
     if inline:
         options["inline"] = "always"
+    if parallel:
+        options["parallel"] = True
 
     def wrap(f):
         return numba.njit(**options)(f)

@@ -109,6 +109,7 @@ def warm_world() -> None:
         RevoluteJoint,
         WeldJoint,
         World,
+        WorldBatch,
     )
 
     for broadphase in ("grid", "quadtree"):
@@ -139,6 +140,13 @@ def warm_world() -> None:
         world.on("contact_begin", lambda contact: None)
         for _ in range(60):
             world.step()
+        if broadphase == "grid":
+            # Copies of it stepped together (``engine.batch``), and what writes wake.
+            batch = WorldBatch(world, 2)
+            batch.velocities[0, 2] = (0.0, 1.0)
+            batch.awake[1, 2] = False
+            batch.awake[1, 2] = True
+            batch.step(2)
 
 
 def warm_api() -> None:

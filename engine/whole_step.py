@@ -21,26 +21,15 @@ from .jit import kernel
 from .solve_stage import solve_stage
 
 
-@kernel
-def whole_step(body, gravity, table, part_columns, filters, slots, joints, joint_rows, grid,
-               grid_valid, warm, detect_settings, solve_settings, backwards, sleep,
-               next_island):  # fmt: skip
-    """Detect and solve one step, in place, as ``engine.step`` runs the two stages.
-
-    body: the body columns ``engine.solve_stage.solve_stage`` takes, in its order (they
-    hold those ``engine.detect_stage.detect_stage`` takes); gravity (2,); table: the
-    packed parts (vertices, normals, count, radius, reach); part_columns: owner, sensor,
-    friction, restitution (P,); filters: ``engine.candidate_pairs.collision_filters``;
-    slots (J, 2); joints: the solver's joint columns; joint_rows: the room for their rows
-    (``engine.soft_joints.joint_workspace``); grid, grid_valid, warm, detect_settings: as
-    ``detect_stage`` takes them; solve_settings, backwards, sleep, next_island: as
-    ``solve_stage`` takes them.
-
-    Returns (sensing (4, S) sensor pairs, start (N + 1, 3) poses), the resting grid's
-    arrays if rebuilt (else None), whether any island was woken, the manifold columns of
-    the solid pairs and of the contacts among the resting parts (each None if there are
-    none), the impulses ((M, 2), (M,)) for the warm-start cache and the next unused island
-    id.
+@kernel(inline=True)
+def step_core(body, gravity, table, part_columns, filters, slots, joints, joint_rows, grid,
+              grid_valid, warm, detect_settings, solve_settings, backwards, sleep,
+              next_island):  # fmt: skip
+    """``whole_step`` for compiled callers (``engine.batch_step``), which pay nothing for
+    arrays handed back: the same arguments; returns (sensing, start), the resting grid's
+    arrays (rebuilt or as they came in), whether it was rebuilt, whether any island was
+    woken, the manifold columns of the solid pairs and of the contacts among the resting
+    parts (empty when none), the impulses ((M, 2), (M,)) and the next unused island id.
     """
     (position, angle, velocity, angular_velocity, force, torque, inv_mass, inv_inertia, kind,
      awake, damping, gravity_scale, thickness, bullet, reach, sleep_time, island,
@@ -66,8 +55,36 @@ def whole_step(body, gravity, table, part_columns, filters, slots, joints, joint
         np.zeros(0, dtype=np.int64), active, np.flatnonzero(active), solve_settings,
         backwards, sleep, next_island,
     )  # fmt: skip
+    return (sensing, start), grid, rebuilt, woke, found, among, impulses, next_island
+
+
+@kernel
+def whole_step(body, gravity, table, part_columns, filters, slots, joints, joint_rows, grid,
+               grid_valid, warm, detect_settings, solve_settings, backwards, sleep,
+               next_island):  # fmt: skip
+    """Detect and solve one step, in place, as ``engine.step`` runs the two stages.
+
+    body: the body columns ``engine.solve_stage.solve_stage`` takes, in its order (they
+    hold those ``engine.detect_stage.detect_stage`` takes); gravity (2,); table: the
+    packed parts (vertices, normals, count, radius, reach); part_columns: owner, sensor,
+    friction, restitution (P,); filters: ``engine.candidate_pairs.collision_filters``;
+    slots (J, 2); joints: the solver's joint columns; joint_rows: the room for their rows
+    (``engine.soft_joints.joint_workspace``); grid, grid_valid, warm, detect_settings: as
+    ``detect_stage`` takes them; solve_settings, backwards, sleep, next_island: as
+    ``solve_stage`` takes them.
+
+    Returns (sensing (4, S) sensor pairs, start (N + 1, 3) poses), the resting grid's
+    arrays if rebuilt (else None), whether any island was woken, the manifold columns of
+    the solid pairs and of the contacts among the resting parts (each None if there are
+    none), the impulses ((M, 2), (M,)) for the warm-start cache and the next unused island
+    id.
+    """
+    sensing, grid, rebuilt, woke, found, among, impulses, next_island = step_core(
+        body, gravity, table, part_columns, filters, slots, joints, joint_rows, grid,
+        grid_valid, warm, detect_settings, solve_settings, backwards, sleep, next_island,
+    )  # fmt: skip
     return (
-        (sensing, start), grid if rebuilt else None, woke,
+        sensing, grid if rebuilt else None, woke,
         found if len(found[0]) else None, among if len(among[0]) else None, impulses,
         next_island,
     )  # fmt: skip

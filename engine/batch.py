@@ -1,0 +1,553 @@
+"""``WorldBatch``: many copies of one World, stepped together in one compiled call.
+
+Experiments and agents run the same small world thousands of times with different
+inputs. Stepped one World at a time from Python, each copy pays the step's fixed cost;
+here the copies' states are arrays with a leading copy axis, and ``step`` hands them all
+to one compiled call that spreads the copies over the machine's cores
+(``engine.batch_step``). Each copy steps exactly as the same World stepped alone would,
+bit for bit, whichever thread steps it.
+
+The copies hold the same bodies, shapes and joints in the same rows (``world.bodies``'
+order); they differ in their state (poses, velocities, sleep, joint impulses) and in the
+settings an experiment varies (gravity). Event handlers do not run in a batch, and a
+world with presolve handlers (which decide the physics) is refused.
+"""
+
+from __future__ import annotations
+
+import copy as copying
+
+import numpy as np
+from numba import typed
+
+from .batch_checks import (
+    bool_array,
+    check_lengths,
+    check_sizes,
+    copy_count,
+    real_array,
+)
+from .batch_step import reset_kept, step_copies
+from .batch_wake import wake_for_writes, write_awake
+from .body import Body
+from .body_forces import LARGEST
+from .body_store import DYNAMIC, KIND_CODES
+from .contact_manifolds import no_manifold_columns
+from .resting_parts import empty_grid
+from .settings import (
+    FLIP_SLOPS,
+    MAX_ANGULAR_SPEED,
+    MAX_COORDINATE,
+    MAX_GRAVITY,
+    MAX_SPEED,
+    SPECULATIVE_SLOPS,
+)
+from .solver_inputs import SOLVER_JOINT_FIELDS
+from .step import METHOD_CODES, solve_settings
+from .step_inputs import SOLVE_BODY_FIELDS
+
+STATIC = KIND_CODES["static"]
+# The writable body columns: attribute -> (column, what a handle calls it, limit, unit).
+STATE = {
+    "positions": ("position", "position", MAX_COORDINATE, "m"),
+    "angles": ("angle", "angle", None, None),
+    "velocities": ("velocity", "velocity", MAX_SPEED, "m/s"),
+    "angular_velocities": ("angular_velocity", "angular_velocity", MAX_ANGULAR_SPEED, "rad/s"),
+}  # fmt: skip
+
+
+class WorldBatch:
+    """``copies`` independent copies of ``world`` (its bodies, shapes, joints, settings and
+    state as they are now), stepped together by ``step``.
+
+    The world is copied, so changing it afterwards changes no copy. State reads as arrays
+    with a leading copy axis, C copies of N bodies in ``world.bodies``' order:
+    ``positions`` (C, N, 2) (centres of mass), ``angles`` (C, N), ``velocities`` (C, N, 2),
+    ``angular_velocities`` (C, N), ``awake`` (C, N), ``gravity`` (C, 2). Each is a
+    ``BatchColumn``: index it like a numpy array to read (read-only) or to write; a write
+    is checked as a handle's would be (with its messages) and wakes what the handle's
+    write wakes, and a refused write changes nothing.
+
+    TypeError for a world that is not a World or copies that is not an int; ValueError
+    for copies below 1, a world with presolve handlers (they must run inside the step,
+    in Python), or a world that is stepping.
+    """
+
+    def __init__(self, world, copies):
+        from .world import World
+
+        if not isinstance(world, World):
+            raise TypeError(f"world: expected a World, got {type(world).__name__}")
+        count = copy_count(copies)
+        if world._stepping or world._running:
+            raise ValueError("world: it is stepping; make the batch between steps")
+        if world._event_log.handlers["presolve"]:
+            raise ValueError(
+                "world: it has presolve handlers, which decide the physics inside the step "
+                "and cannot run in a batch; remove them (world.off) first"
+            )
+        template = copying.deepcopy(world)
+        self._template = template
+        self._copies = count
+        self._steps = template._clock.steps
+        inputs = template._step_inputs.current(template)
+        self._inputs = inputs
+        self._body = {
+            name: _stacked(column, count)
+            for name, column in zip(SOLVE_BODY_FIELDS, inputs.solve_body)
+        }
+        part = inputs.part
+        self._friction = _stacked(part["friction"], count)
+        self._restitution = _stacked(part["restitution"], count)
+        self._gravity = _stacked(template._gravity, count)
+        self._joints = {
+            name: _stacked(column, count)
+            for name, column in zip(SOLVER_JOINT_FIELDS, inputs.joints)
+        }
+        self._joint_rows = tuple(_stacked(room, count) for room in inputs.joint_rows)
+        self._next_island = np.full(count, template._bodies.next_island, dtype=np.int64)
+        self._start = self._kept_state()
+        self._grids, self._grid_valid, self._resting, self._warms, self._touching = (
+            self._start_lists(count)
+        )
+        # The settings every copy shares, as ``engine.step.advance_one_step`` gives them.
+        slop = template._linear_slop
+        self._detect_settings = (
+            template._dt, SPECULATIVE_SLOPS * slop, FLIP_SLOPS * slop, slop,
+            float(METHOD_CODES[template._broadphase]), float(template._cell_size or 0.0),
+        )  # fmt: skip
+        self._solve_settings = solve_settings(template)
+        self._sleep = (
+            float(template.sleep), float(template._sleep_threshold),
+            float(template._time_to_sleep),
+        )  # fmt: skip
+        self._columns = {}
+
+    # -- what the batch is -----------------------------------------------------------------
+    @property
+    def copies(self) -> int:
+        """How many copies the batch steps."""
+        return self._copies
+
+    @property
+    def body_count(self) -> int:
+        """N, the bodies in each copy."""
+        return len(self._inputs.solve_body[0])
+
+    @property
+    def steps(self) -> int:
+        """Steps taken by every copy since the template world began."""
+        return self._steps
+
+    @property
+    def dt(self) -> float:
+        """The fixed step, s (the template world's)."""
+        return self._template._dt
+
+    def index_of(self, body) -> int:
+        """The row of ``body`` (a Body of the world the batch was made from, or its row):
+        its index along the batch's body axis."""
+        if isinstance(body, Body):
+            ids = self._template._bodies.row_of_id
+            row = int(ids[body._id]) if body._id < len(ids) else -1
+            if row < 0 or self._template._bodies.columns()["body_id"][row] != body._id:
+                raise ValueError("body: not a body of the world this batch was made from")
+            return row
+        if isinstance(body, (bool, np.bool_)) or not isinstance(body, (int, np.integer)):
+            raise TypeError(f"body: expected a Body or a row (int), got {type(body).__name__}")
+        if not 0 <= body < self.body_count:
+            raise ValueError(f"body: row {body} is out of range [0, {self.body_count})")
+        return int(body)
+
+    # -- stepping --------------------------------------------------------------------------
+    def step(self, steps: int = 1) -> None:
+        """Advance every copy by ``steps`` steps of ``dt`` (one compiled call a step)."""
+        if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)):
+            raise TypeError(f"steps: expected an int, got {type(steps).__name__}")
+        if steps < 0:
+            raise ValueError(f"steps: must be at least 0, got {steps}")
+        inputs = self._inputs
+        body = tuple(self._body[name] for name in SOLVE_BODY_FIELDS)
+        joints = tuple(self._joints[name] for name in SOLVER_JOINT_FIELDS)
+        owner, sensor = inputs.part_columns[0], inputs.part_columns[1]
+        for _ in range(steps):
+            step_copies(
+                body, self._gravity, inputs.table, owner, sensor, self._friction,
+                self._restitution, inputs.filters, inputs.slots, joints, self._joint_rows,
+                self._grids, self._grid_valid, self._resting, self._warms, self._touching,
+                self._next_island, self._detect_settings, self._solve_settings,
+                self._steps % 2 == 1, self._sleep,
+            )  # fmt: skip
+            self._steps += 1
+
+    # -- state -----------------------------------------------------------------------------
+    def _column(self, name: str) -> BatchColumn:
+        column = self._columns.get(name)
+        if column is None:
+            column = self._columns[name] = BatchColumn(self, name)
+        return column
+
+    positions = property(
+        lambda self: self._column("positions"),
+        lambda self, value: self._column("positions").__setitem__(Ellipsis, value),
+        doc="(C, N, 2) centres of mass, m (a ``BatchColumn``).",
+    )
+    angles = property(
+        lambda self: self._column("angles"),
+        lambda self, value: self._column("angles").__setitem__(Ellipsis, value),
+        doc="(C, N) angles, rad (a ``BatchColumn``).",
+    )
+    velocities = property(
+        lambda self: self._column("velocities"),
+        lambda self, value: self._column("velocities").__setitem__(Ellipsis, value),
+        doc="(C, N, 2) velocities of the centres of mass, m/s (a ``BatchColumn``).",
+    )
+    angular_velocities = property(
+        lambda self: self._column("angular_velocities"),
+        lambda self, value: self._column("angular_velocities").__setitem__(Ellipsis, value),
+        doc="(C, N) angular velocities, rad/s (a ``BatchColumn``).",
+    )
+    awake = property(
+        lambda self: self._column("awake"),
+        lambda self, value: self._column("awake").__setitem__(Ellipsis, value),
+        doc="(C, N) bool, False while a body sleeps (a ``BatchColumn``; True wakes its "
+        "island, False puts a dynamic body to sleep).",
+    )
+    gravity = property(
+        lambda self: self._column("gravity"),
+        lambda self, value: self._column("gravity").__setitem__(Ellipsis, value),
+        doc="(C, 2) each copy's gravity, m/s^2 (a ``BatchColumn``).",
+    )
+
+    def _array(self, name: str) -> np.ndarray:
+        if name == "gravity":
+            return self._gravity
+        if name == "awake":
+            return self._body["awake"]
+        return self._body[STATE[name][0]]
+
+    def _write(self, name: str, key, value) -> None:
+        """Check ``value`` for ``column[key]``, write it, and wake what it wakes."""
+        array = self._array(name)
+        copies, rows = self._cells(array, key)
+        if name == "awake":
+            values = bool_array(value, name, array[key].shape)
+            self._write_awake(key, values, copies, rows)
+            return
+        if name == "gravity":
+            trial = array.copy()
+            trial[key] = real_array(value, name, array[key].shape)
+            check_lengths(trial[copies], name, MAX_GRAVITY, "m/s^2")
+            array[copies] = trial[copies]
+            return
+        self._commit(name, copies, rows, self._checked(name, key, value, copies, rows))
+
+    def _checked(self, name: str, key, value, copies, rows) -> np.ndarray:
+        """The body cells (copies, rows) of state column ``name`` once ``value`` is written
+        at ``key``, (K, ...), checked as a handle checks its write (nothing written)."""
+        array = self._array(name)
+        trial = array.copy()
+        trial[key] = real_array(value, name, array[key].shape)
+        field, _, limit, unit = STATE[name]
+        new = trial[copies, rows]
+        if limit is not None:
+            (check_lengths if new.ndim == 2 else check_sizes)(new, name, limit, unit)
+        static = self._inputs.body["kind"][rows] == STATIC
+        if field in ("velocity", "angular_velocity") and np.any(new[static] != 0.0):
+            raise ValueError(f"{name}: a static body cannot move; make it kinematic")
+        return new
+
+    def _commit(self, name: str, copies, rows, new) -> None:
+        """Write checked values into the body cells (copies, rows), waking what a handle's
+        write wakes; a static body moved makes its copy find its resting parts again."""
+        array = self._array(name)
+        field = STATE[name][0]
+        self._wake(copies, rows, touching_too=True)
+        if field in ("position", "angle"):
+            moved = np.any((new != array[copies, rows]).reshape(len(rows), -1), axis=1)
+            static = self._inputs.body["kind"][rows] == STATIC
+            self._grid_valid[copies[moved & static]] = False
+        array[copies, rows] = new
+
+    def _write_awake(self, key, values, copies, rows) -> None:
+        chosen = np.zeros(self._body["awake"].shape, dtype=np.bool_)
+        chosen[key] = values
+        asked = chosen[copies, rows]
+        kind = self._inputs.body["kind"]
+        if np.any(~asked & (kind[rows] != DYNAMIC)):
+            raise ValueError("awake: only dynamic bodies sleep")
+        body = self._body
+        write_awake(
+            copies, rows, asked, kind, body["awake"], body["velocity"],
+            body["angular_velocity"], body["island"], body["sleep_time"], self._next_island,
+            DYNAMIC,
+        )  # fmt: skip
+        # A body put to sleep may have moved since it last rested: its contacts are found again.
+        self._grid_valid[copies[~asked]] = False
+
+    def _cells(self, array: np.ndarray, key) -> tuple:
+        """The (copy, row) cells ``array[key]`` touches, in order: (K,) int64 each (rows
+        are all zero for a per-copy array such as gravity)."""
+        if array.ndim == 2 and array.shape[1] == 2 and array is self._gravity:
+            ids = np.arange(self._copies)
+            copies = np.unique(np.broadcast_to(ids[:, None], array.shape)[key])
+            return copies, np.zeros(len(copies), dtype=np.int64)
+        count = self.body_count
+        ids = np.arange(self._copies * count).reshape(self._copies, count)
+        ids = ids.reshape(ids.shape + (1,) * (array.ndim - 2))
+        cells = np.unique(np.broadcast_to(ids, array.shape)[key])
+        return cells // count, cells % count
+
+    def _wake(self, copies, rows, touching_too: bool) -> None:
+        body = self._body
+        template = self._template
+        wake_for_writes(
+            copies, rows, touching_too, body["awake"], body["island"], body["sleep_time"],
+            self._touching, self._inputs.body["body_id"], template._bodies.row_of_id,
+        )  # fmt: skip
+
+    # -- forces and impulses ---------------------------------------------------------------
+    def apply_impulse(self, body, impulses, points=None) -> None:
+        """Change each copy's momentum of ``body`` now by impulses (C, 2), N s, at world
+        points (C, 2), m (default: the centre of mass), as ``Body.apply_impulse`` does in
+        each copy (static and kinematic bodies are not affected)."""
+        row = self.index_of(body)
+        count = self._copies
+        impulse = real_array(impulses, "impulse", (count, 2))
+        check_lengths(impulse, "impulse", LARGEST, "N s")
+        cells = self._body
+        inv_mass = cells["inv_mass"][:, row]
+        position = cells["position"][:, row]
+        angular = np.zeros(count)
+        if points is not None:
+            point = real_array(points, "point", (count, 2))
+            check_lengths(point, "point", MAX_COORDINATE, "m")
+            angular = (point[:, 0] - position[:, 0]) * impulse[:, 1] - (
+                point[:, 1] - position[:, 1]
+            ) * impulse[:, 0]
+        if self._inputs.body["kind"][row] != DYNAMIC:
+            return
+        velocity = cells["velocity"][:, row]
+        vx = velocity[:, 0] + impulse[:, 0] * inv_mass
+        vy = velocity[:, 1] + impulse[:, 1] * inv_mass
+        spin = cells["angular_velocity"][:, row] + angular * cells["inv_inertia"][:, row]
+        check_lengths(np.stack([vx, vy], axis=1), "impulse", MAX_SPEED, "m/s of resulting speed")
+        check_sizes(spin, "point", MAX_ANGULAR_SPEED, "rad/s of resulting spin")
+        every = np.arange(count)
+        self._wake(every, np.full(count, row), touching_too=False)
+        velocity[:, 0] = vx
+        velocity[:, 1] = vy
+        cells["angular_velocity"][:, row] = spin
+
+    def apply_force(self, body, forces, points=None) -> None:
+        """Add forces (C, 2), N, to ``body`` in each copy for the next step, at world points
+        (C, 2), m (default: the centre of mass), as ``Body.apply_force`` does."""
+        row = self.index_of(body)
+        count = self._copies
+        force = real_array(forces, "force", (count, 2))
+        check_lengths(force, "force", LARGEST, "N")
+        cells = self._body
+        torque = np.zeros(count)
+        if points is not None:
+            point = real_array(points, "point", (count, 2))
+            check_lengths(point, "point", MAX_COORDINATE, "m")
+            position = cells["position"][:, row]
+            torque = (point[:, 0] - position[:, 0]) * force[:, 1] - (
+                point[:, 1] - position[:, 1]
+            ) * force[:, 0]
+        total = cells["force"][:, row] + force
+        total_torque = cells["torque"][:, row] + torque
+        dt = self._template._dt
+        gain = np.hypot(total[:, 0], total[:, 1]) * cells["inv_mass"][:, row] * dt
+        check_sizes(gain, "force", MAX_SPEED, "m/s of speed gained in a step")
+        spin = np.abs(total_torque) * cells["inv_inertia"][:, row] * dt
+        check_sizes(spin, "point", MAX_ANGULAR_SPEED, "rad/s of spin gained in a step")
+        self._wake(np.arange(count), np.full(count, row), touching_too=False)
+        cells["force"][:, row] = total
+        cells["torque"][:, row] = total_torque
+
+    def apply_torque(self, body, torques) -> None:
+        """Add torques (C,), N m, to ``body`` in each copy for the next step, as
+        ``Body.apply_torque`` does."""
+        row = self.index_of(body)
+        count = self._copies
+        torque = real_array(torques, "torque", (count,))
+        cells = self._body
+        total = cells["torque"][:, row] + torque
+        spin = np.abs(total) * cells["inv_inertia"][:, row] * self._template._dt
+        check_sizes(spin, "torque", MAX_ANGULAR_SPEED, "rad/s of spin gained in a step")
+        self._wake(np.arange(count), np.full(count, row), touching_too=False)
+        cells["torque"][:, row] = total
+
+    # -- copies as Worlds, and back to the start -------------------------------------------
+    def world(self, index: int):
+        """Copy ``index`` as an ordinary World (a new one: drawing, saving, stepping it
+        changes nothing here). Stepped alone it goes on as the copy would."""
+        index = self._copy_index(index)
+        world = copying.deepcopy(self._template)
+        bodies = world._bodies.columns()
+        for name in SOLVE_BODY_FIELDS:
+            bodies[name][...] = self._body[name][index]
+        joints = world._joints.columns()
+        for name in SOLVER_JOINT_FIELDS:
+            joints[name][...] = self._joints[name][index]
+        parts = world._parts.table.columns()
+        parts["friction"][...] = self._friction[index]
+        parts["restitution"][...] = self._restitution[index]
+        world._gravity = self._gravity[index].copy()
+        world._bodies.next_island = int(self._next_island[index])
+        world._bodies.sleep_changed()
+        keys, normal, tangent = self._warms[index]
+        world._warm.keys, world._warm.normal, world._warm.tangent = (
+            keys.copy(), normal.copy(), tangent.copy(),
+        )  # fmt: skip
+        world._event_log.contact_keys = self._touching[index].copy()
+        world._clock.steps = self._steps
+        world._clock.pose_revision += 1
+        world._resting_parts.invalidate()
+        return world
+
+    def reset(self, copies=None, state=None) -> None:
+        """Put the chosen copies (a (C,) bool mask, indices, or None for all) back to the
+        state the batch began with; the others are untouched.
+
+        state: None, or a dict giving some of ``positions``, ``angles``, ``velocities``
+        and ``angular_velocities`` for the chosen copies instead ((K, N, ...) for K
+        chosen copies, or anything that broadcasts to it), checked as writes are (nothing
+        changes if one is refused).
+        """
+        chosen = self._chosen(copies)
+        indices = np.flatnonzero(chosen)
+        given = {} if state is None else state
+        if not isinstance(given, dict):
+            raise TypeError(f"state: expected a dict of state arrays, got {type(state).__name__}")
+        unknown = sorted(set(given) - set(STATE))
+        if unknown:
+            raise ValueError(
+                f"state: no state column {unknown[0]!r}; the columns are {', '.join(STATE)}"
+            )
+        cells = {}
+        for name, value in given.items():
+            copies_of, rows = self._cells(self._array(name), (indices,))
+            cells[name] = (copies_of, rows, self._checked(name, (indices,), value, copies_of, rows))
+        start = self._start
+        for name, column in self._body.items():
+            column[chosen] = start["body"][name]
+        for name, column in self._joints.items():
+            column[chosen] = start["joints"][name]
+        self._friction[chosen] = start["friction"]
+        self._restitution[chosen] = start["restitution"]
+        self._gravity[chosen] = start["gravity"]
+        self._next_island[chosen] = start["next_island"]
+        reset_kept(
+            np.flatnonzero(chosen), self._grids, self._resting, self._warms, self._touching,
+            start["grid"], start["resting"], start["warm"], start["touching"],
+        )  # fmt: skip
+        self._grid_valid[chosen] = False
+        for name, (copies_of, rows, new) in cells.items():
+            self._commit(name, copies_of, rows, new)
+
+    def _chosen(self, copies) -> np.ndarray:
+        """(C,) bool of the copies named by a mask, indices or None (all)."""
+        if copies is None:
+            return np.ones(self._copies, dtype=np.bool_)
+        array = np.asarray(copies)
+        if array.dtype == np.bool_:
+            if array.shape != (self._copies,):
+                raise ValueError(
+                    f"copies: a mask must have shape ({self._copies},), got {array.shape}"
+                )
+            return array.copy()
+        if not np.issubdtype(array.dtype, np.integer):
+            raise TypeError(f"copies: expected a bool mask or int indices, got {array.dtype}")
+        bad = (array < -self._copies) | (array >= self._copies)
+        if np.any(bad):
+            raise ValueError(
+                f"copies: index {array[bad].flat[0]} is out of range for {self._copies} copies"
+            )
+        chosen = np.zeros(self._copies, dtype=np.bool_)
+        chosen[array] = True
+        return chosen
+
+    def _copy_index(self, index) -> int:
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"index: expected an int, got {type(index).__name__}")
+        if not -self._copies <= index < self._copies:
+            raise ValueError(f"index: {index} is out of range for {self._copies} copies")
+        return int(index) % self._copies
+
+    # -- what the copies start from ------------------------------------------------------
+    def _kept_state(self) -> dict:
+        template = self._template
+        cache = template._warm
+        return {
+            "body": {name: column[0].copy() for name, column in self._body.items()},
+            "joints": {name: column[0].copy() for name, column in self._joints.items()},
+            "friction": self._friction[0].copy(),
+            "restitution": self._restitution[0].copy(),
+            "gravity": self._gravity[0].copy(),
+            "next_island": template._bodies.next_island,
+            "grid": empty_grid(),
+            "resting": no_manifold_columns(),
+            "warm": (cache.keys.copy(), cache.normal.copy(), cache.tangent.copy()),
+            "touching": template._event_log.contact_keys.copy(),
+        }
+
+    def _start_lists(self, count: int) -> tuple:
+        start = self._start
+        grids, resting, warms, touching = typed.List(), typed.List(), typed.List(), typed.List()
+        for _ in range(count):
+            grids.append(start["grid"])
+            resting.append(start["resting"])
+            warms.append(start["warm"])
+            touching.append(start["touching"])
+        return grids, np.zeros(count, dtype=np.bool_), resting, warms, touching
+
+
+def _stacked(column: np.ndarray, count: int) -> np.ndarray:
+    """``count`` copies of ``column`` along a new leading axis, C-contiguous."""
+    return np.repeat(column[None], count, axis=0)
+
+
+class BatchColumn:
+    """One state column of every copy in a ``WorldBatch``, (C, N, ...) or (C, 2).
+
+    ``column[key]`` reads a read-only numpy array; ``column[key] = value`` writes after
+    checking the values as a handle's write does (a refused write changes nothing);
+    ``np.asarray(column)`` is a read-only view.
+    """
+
+    def __init__(self, batch: WorldBatch, name: str):
+        self._batch = batch
+        self._name = name
+
+    def _view(self) -> np.ndarray:
+        view = self._batch._array(self._name).view()
+        view.flags.writeable = False
+        return view
+
+    def __array__(self, dtype=None, copy=None):
+        view = self._view()
+        if dtype is not None and np.dtype(dtype) != view.dtype:
+            return view.astype(dtype)
+        return view.copy() if copy else view
+
+    def __getitem__(self, key):
+        return self._view()[key]
+
+    def __setitem__(self, key, value) -> None:
+        self._batch._write(self._name, key, value)
+
+    @property
+    def shape(self) -> tuple:
+        return self._view().shape
+
+    @property
+    def dtype(self):
+        return self._view().dtype
+
+    def __len__(self) -> int:
+        return len(self._view())
+
+    def __repr__(self) -> str:
+        return f"BatchColumn({self._name}, shape={self.shape})"

@@ -1,0 +1,346 @@
+"""``WorldBatch``: copies of a world stepped in one compiled call, against the World.
+
+The oracle is the World itself: each copy, given the same inputs through the batch as a
+world is given through its handles, must end bit for bit where that world stepped alone
+ends (every body column the step changes, the joints' impulses, the warm-start cache, the
+islands, the touching pairs), whatever the number of threads.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_whole_step import bodies, build
+
+from engine import Box, Circle, RevoluteJoint, World, WorldBatch
+from engine.solver_inputs import SOLVER_JOINT_FIELDS
+from engine.step_inputs import SOLVE_BODY_FIELDS
+
+
+def state_of_world(world: World) -> dict:
+    """What a step changes in a World, as arrays by name."""
+    body = world._bodies.columns()
+    joints = world._joints.columns()
+    out = {f"body.{name}": body[name].copy() for name in SOLVE_BODY_FIELDS}
+    out.update({f"joint.{name}": joints[name].copy() for name in SOLVER_JOINT_FIELDS})
+    out["warm.keys"] = world._warm.keys.copy()
+    out["warm.normal"] = world._warm.normal.copy()
+    out["warm.tangent"] = world._warm.tangent.copy()
+    out["touching"] = world._event_log.contact_keys.copy()
+    out["next_island"] = np.array(world._bodies.next_island)
+    return out
+
+
+def state_of_copy(batch: WorldBatch, index: int) -> dict:
+    """The same arrays of one copy, read from the batch's own arrays."""
+    out = {f"body.{name}": column[index] for name, column in batch._body.items()}
+    out.update({f"joint.{name}": column[index] for name, column in batch._joints.items()})
+    keys, normal, tangent = batch._warms[index]
+    out["warm.keys"], out["warm.normal"], out["warm.tangent"] = keys, normal, tangent
+    out["touching"] = batch._touching[index]
+    out["next_island"] = np.array(batch._next_island[index])
+    return out
+
+
+def assert_same(copy_state: dict, world_state: dict, where: str) -> None:
+    assert copy_state.keys() == world_state.keys()
+    for name, expected in world_state.items():
+        got = copy_state[name]
+        assert got.shape == expected.shape, f"{where}: {name} shape"
+        assert got.tobytes() == expected.tobytes(), f"{where}: {name} differs"
+
+
+# Per copy: a velocity written to one body, an impulse at a point on one, a gravity.
+inputs = st.lists(
+    st.tuples(
+        st.integers(0, 8),  # the body written to (taken modulo the bodies)
+        st.tuples(st.floats(-6, 6), st.floats(-6, 6)),  # its new velocity
+        st.tuples(st.floats(-3, 3), st.floats(-3, 3)),  # an impulse on it
+        st.tuples(st.floats(-3, 3), st.floats(-12, 0)),  # gravity
+        st.integers(0, 30),  # the step at which they are given
+    ),
+    min_size=1,
+    max_size=3,
+)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@settings(max_examples=15, deadline=None)
+@given(spec=bodies, joints=st.integers(0, 2), sleep=st.booleans(), given_inputs=inputs)
+def test_each_copy_steps_as_the_world_alone_bit_for_bit(threads, spec, joints, sleep, given_inputs):
+    world = build(spec, joints, sleep)
+    count = len(given_inputs)
+    batch = WorldBatch(world, count)
+    alone = [copy.deepcopy(world) for _ in range(count)]
+    rows = len(world.bodies)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        for step in range(40):
+            for c, (row, velocity, impulse, gravity, when) in enumerate(given_inputs):
+                if step != when:
+                    continue
+                row %= rows
+                body = alone[c].bodies[row]
+                if body.kind != "static":
+                    body.velocity = velocity
+                    batch.velocities[c, row] = velocity
+                body.apply_impulse(impulse, point=(0.1, 0.2))
+                alone[c].gravity = gravity
+                every = np.zeros((count, 2))
+                every[c] = impulse
+                points = np.tile([0.1, 0.2], (count, 1))
+                # The other copies get a zero impulse: it wakes their body as a handle's does.
+                for other in range(count):
+                    if other != c:
+                        alone[other].bodies[row].apply_impulse((0.0, 0.0), point=(0.1, 0.2))
+                batch.apply_impulse(row, every, points)
+                batch.gravity[c] = gravity
+            batch.step()
+            for world_alone in alone:
+                world_alone.step()
+    finally:
+        numba.set_num_threads(previous)
+    for c in range(count):
+        assert_same(state_of_copy(batch, c), state_of_world(alone[c]), f"copy {c}")
+
+
+def pile(seed: int) -> World:
+    """Boxes and balls dropped on a ground, with a pendulum: contacts, sleep, a joint."""
+    rng = np.random.default_rng(seed)
+    world = World()
+    world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
+    for i in range(8):
+        shape = Box(0.6, 0.4) if i % 2 else Circle(0.3)
+        world.add_body(shape, position=(rng.uniform(-2, 2), 0.5 + 0.7 * i), angle=rng.uniform(0, 1))
+    arm = world.add_body(Box(1.0, 0.1), position=(5.5, 3))
+    world.add_joint(RevoluteJoint(arm, None, anchor=(5, 3), lower=-1, upper=1))
+    return world
+
+
+def test_a_long_run_of_copies_ends_where_the_world_alone_ends():
+    world = pile(3)
+    batch = WorldBatch(world, 3)
+    batch.velocities[1, 4] = (2.0, 0.0)
+    batch.gravity[2] = (1.0, -5.0)
+    alone = [copy.deepcopy(world) for _ in range(3)]
+    alone[1].bodies[4].velocity = (2.0, 0.0)
+    alone[2].gravity = (1.0, -5.0)
+    for _ in range(400):
+        batch.step()
+        for world_alone in alone:
+            world_alone.step()
+    for c in range(3):
+        assert_same(state_of_copy(batch, c), state_of_world(alone[c]), f"copy {c}")
+    assert not batch.awake[0].all(), "some of the pile sleeps"
+
+
+def test_copies_in_which_nothing_moves_keep_step_with_the_world():
+    # Boxes on a ground with a pendulum at rest fall asleep: then nothing can move, and a
+    # copy takes the still path (forces cleared, joint impulses rounded, contacts kept).
+    world = World()
+    world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
+    for i in range(4):
+        world.add_body(Box(0.6, 0.4), position=(-2 + 1.0 * i, 0.2))
+    arm = world.add_body(Box(1.0, 0.1), position=(5.0, 2.45), angle=-np.pi / 2)
+    world.add_joint(RevoluteJoint(arm, None, anchor=(5, 3)))
+    batch = WorldBatch(world, 2)
+    alone = copy.deepcopy(world)
+    for _ in range(300):
+        batch.step()
+        alone.step()
+    assert not alone.awake[1:].any(), "everything fell asleep"
+    assert not batch.awake[0, 1:].any()
+    batch.apply_force(1, np.zeros((2, 2)))  # a force on a sleeper wakes its island only
+    alone.bodies[1].apply_force((0.0, 0.0))
+    for _ in range(60):
+        batch.step()
+        alone.step()
+    assert_same(state_of_copy(batch, 0), state_of_world(alone), "still copy")
+
+
+def test_a_copy_taken_out_as_a_world_goes_on_as_the_copy():
+    world = pile(5)
+    batch = WorldBatch(world, 2)
+    batch.velocities[1, 2] = (0.0, 4.0)
+    batch.step(30)
+    taken = batch.world(1)
+    batch.step(30)
+    for _ in range(30):
+        taken.step()
+    assert_same(state_of_copy(batch, 1), state_of_world(taken), "copy 1")
+    # A new World: stepping it changed nothing in the batch.
+    assert len(taken.bodies) == batch.body_count
+
+
+def test_reset_puts_the_chosen_copies_back_and_leaves_the_others():
+    world = pile(7)
+    batch = WorldBatch(world, 4)
+    batch.step(20)
+    moved = {c: state_of_copy(batch, c) for c in range(4)}
+    moved = {c: {k: np.copy(v) for k, v in state.items()} for c, state in moved.items()}
+    batch.reset([1, 3])
+    fresh = WorldBatch(world, 1)
+    assert_same(state_of_copy(batch, 1), state_of_copy(fresh, 0), "reset copy 1")
+    assert_same(state_of_copy(batch, 0), moved[0], "untouched copy 0")
+    assert_same(state_of_copy(batch, 2), moved[2], "untouched copy 2")
+    # From there a reset copy steps as a new copy does.
+    batch.step(20)
+    fresh.step(20)
+    assert_same(state_of_copy(batch, 3), state_of_copy(fresh, 0), "reset copy 3, stepped")
+    mask = np.array([True, False, False, False])
+    batch.reset(mask)
+    assert_same(state_of_copy(batch, 0), state_of_copy(WorldBatch(world, 1), 0), "mask")
+
+
+def test_writes_wake_what_a_handles_write_wakes():
+    world = pile(2)
+    for _ in range(400):
+        world.step()
+    sleeping = [body for body in world.bodies if body.kind == "dynamic" and not body.awake]
+    assert sleeping, "the pile fell asleep"
+    batch = WorldBatch(world, 2)
+    alone = copy.deepcopy(world)
+    row = world.index_of(sleeping[0])
+    batch.positions[0, row] = np.asarray(alone.bodies[row].position) + (0.0, 0.01)
+    alone.bodies[row].position = tuple(np.asarray(alone.bodies[row].position) + (0.0, 0.01))
+    assert np.array_equal(batch.awake[0], alone.awake)
+    assert not np.array_equal(batch.awake[0], batch.awake[1])
+    batch.awake[1, row] = True
+    other = copy.deepcopy(world)
+    other.bodies[row].awake = True
+    assert np.array_equal(batch.awake[1], other.awake)
+    for _ in range(30):
+        batch.step()
+        alone.step()
+        other.step()
+    assert_same(state_of_copy(batch, 0), state_of_world(alone), "moved")
+    assert_same(state_of_copy(batch, 1), state_of_world(other), "woken")
+
+
+def test_putting_a_body_to_sleep_is_the_handles_sleep():
+    world = pile(4)
+    batch = WorldBatch(world, 2)
+    alone = copy.deepcopy(world)
+    batch.step(10)
+    for _ in range(10):
+        alone.step()
+    batch.awake[1, 3] = False
+    alone.bodies[3].awake = False
+    for _ in range(20):
+        batch.step()
+        alone.step()
+    assert_same(state_of_copy(batch, 1), state_of_world(alone), "asleep by hand")
+
+
+def test_reads_are_read_only_arrays_of_the_right_shapes():
+    batch = WorldBatch(pile(1), 5)
+    n = batch.body_count
+    assert batch.positions.shape == (5, n, 2)
+    assert batch.angles.shape == (5, n)
+    assert batch.velocities.shape == (5, n, 2)
+    assert batch.angular_velocities.shape == (5, n)
+    assert batch.awake.dtype == np.bool_
+    assert batch.gravity.shape == (5, 2)
+    view = np.asarray(batch.positions)
+    with pytest.raises(ValueError):
+        view[0, 0, 0] = 1.0
+    with pytest.raises(ValueError):
+        batch.positions[0][0, 0] = 1.0
+
+
+@pytest.mark.parametrize(
+    "write, error, message",
+    [
+        (lambda b: b.velocities.__setitem__((0, 1), (np.nan, 0.0)), ValueError, "finite"),
+        (lambda b: b.velocities.__setitem__((0, 1), (1e9, 0.0)), ValueError, "velocities"),
+        (lambda b: b.velocities.__setitem__((0, 0), (1.0, 0.0)), ValueError, "static"),
+        (lambda b: b.angular_velocities.__setitem__((0, 1), 1e9), ValueError, "rad/s"),
+        (lambda b: b.positions.__setitem__((0, 1), "far"), TypeError, "positions"),
+        (lambda b: b.positions.__setitem__((0, 1), (1.0, 2.0, 3.0)), ValueError, "shape"),
+        (lambda b: b.awake.__setitem__((0, 1), 1), TypeError, "awake"),
+        (lambda b: b.awake.__setitem__((0, 0), False), ValueError, "only dynamic"),
+        (lambda b: b.gravity.__setitem__(0, (0.0, -1e7)), ValueError, "gravity"),
+        (lambda b: b.apply_impulse(1, np.full((2, 2), 1e9)), ValueError, "impulse"),
+        (lambda b: b.apply_impulse(99, np.zeros((2, 2))), ValueError, "body"),
+        (lambda b: b.apply_force(1, np.zeros((3, 2))), ValueError, "force"),
+        (lambda b: b.apply_torque(1, np.full(2, 1e12)), ValueError, "torque"),
+        (lambda b: b.reset([5]), ValueError, "copies"),
+        (lambda b: b.world(2), ValueError, "index"),
+    ],
+)
+def test_a_refused_write_names_the_argument_and_changes_nothing(write, error, message):
+    batch = WorldBatch(pile(0), 2)
+    batch.step(3)
+    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(2)}
+    gravity = np.copy(batch.gravity)
+    with pytest.raises(error, match=message):
+        write(batch)
+    for c in range(2):
+        assert_same(state_of_copy(batch, c), before[c], f"copy {c}")
+    assert np.array_equal(batch.gravity, gravity)
+
+
+def test_bad_arguments_to_the_batch_itself():
+    world = pile(0)
+    with pytest.raises(TypeError, match="world"):
+        WorldBatch("world", 2)
+    with pytest.raises(TypeError, match="copies"):
+        WorldBatch(world, 2.0)
+    with pytest.raises(ValueError, match="copies"):
+        WorldBatch(world, 0)
+    world.on("presolve", lambda contact: None)
+    with pytest.raises(ValueError, match="presolve"):
+        WorldBatch(world, 2)
+
+
+def test_the_batch_is_a_copy_of_the_world_as_it_was():
+    world = pile(0)
+    batch = WorldBatch(world, 2)
+    world.bodies[1].velocity = (5.0, 0.0)
+    for _ in range(5):
+        world.step()
+    assert np.array_equal(batch.velocities[0, 1], (0.0, 0.0))
+    assert batch.steps == 0
+
+
+def test_reset_to_a_given_state_is_a_reset_then_those_writes():
+    world = pile(8)
+    batch = WorldBatch(world, 3)
+    batch.step(10)
+    untouched = {k: np.copy(v) for k, v in state_of_copy(batch, 1).items()}
+    positions = np.asarray(batch.positions[[0, 2]]) + (0.0, 0.5)
+    batch.reset([0, 2], state={"positions": positions, "angles": 0.1})
+    expected = WorldBatch(world, 3)
+    expected.positions[[0, 2]] = positions
+    expected.angles[[0, 2]] = 0.1
+    for c in (0, 2):
+        assert_same(state_of_copy(batch, c), state_of_copy(expected, c), f"copy {c}")
+    assert_same(state_of_copy(batch, 1), untouched, "copy 1")
+    batch.step(20)
+    expected.step(20)
+    assert_same(state_of_copy(batch, 2), state_of_copy(expected, 2), "stepped")
+
+
+@pytest.mark.parametrize(
+    "state, error, message",
+    [
+        ({"velocities": (1.0, 0.0)}, ValueError, "static"),
+        ({"spin": 1.0}, ValueError, "spin"),
+        ({"positions": np.zeros((3, 1))}, ValueError, "shape"),
+        ([("positions", 0.0)], TypeError, "state"),
+    ],
+)
+def test_a_refused_reset_changes_nothing(state, error, message):
+    batch = WorldBatch(pile(0), 2)
+    batch.step(5)
+    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(2)}
+    with pytest.raises(error, match=message):
+        batch.reset([1], state=state)
+    for c in range(2):
+        assert_same(state_of_copy(batch, c), before[c], f"copy {c}")
