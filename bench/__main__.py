@@ -24,6 +24,7 @@ SUITES = [
     "bench.experiments_bench",
     "bench.solver_quality",
     "bench.lander_box2d",
+    "bench.envs_bench",
 ]
 
 

@@ -24,31 +24,29 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine import Box, Polygon, RevoluteJoint, Segment, World
+from engine import World
+from engine.envs.lander_world import (
+    CHUNKS,
+    FPS,
+    HEIGHT,
+    INITIAL_RANDOM,
+    LEFT,
+    LEG_DOWN,
+    MAIN,
+    NOTHING,
+    RIGHT,
+    SCALE,
+    WIDTH,
+    add_craft,
+    add_terrain,
+    engine_pushes,
+    surface,
+)
 
-FPS = 50
-SCALE = 30.0  # pixels per metre, Gymnasium's unit of its sizes
-MAIN_ENGINE_POWER = 13.0
-SIDE_ENGINE_POWER = 0.6
-INITIAL_RANDOM = 1000.0  # N, the largest initial push on each axis
-HULL = [(-14, 17), (-17, 0), (-17, -10), (17, -10), (17, 0), (14, 17)]  # pixels
-LEG_AWAY, LEG_DOWN = 20, 18  # pixels: where a leg's hinge sits from the leg's centre
-LEG_HALF_WIDTH, LEG_HALF_HEIGHT = 2, 8  # pixels
-LEG_TORQUE = 40.0  # N m
-LEG_SPEED = 0.3  # rad/s, toward the leg's resting limit
-LEG_TRAVEL = 0.5  # rad between a leg's limits
-LEG_REST = 0.4  # rad: the limit a leg rests on, from the hull
-SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY = 14.0, 12.0  # pixels
-WIDTH, HEIGHT = 600 / SCALE, 400 / SCALE  # the screen, m
-CHUNKS = 11
 MAX_STEPS = 1000  # Gymnasium's time limit
 # The legs start outside their limits, as Gymnasium makes them: the limit excess counts
 # from this step on, as the Box2D twin's does.
 PULL_IN_STEPS = 100
-GROUND = 0x0001
-HULL_CATEGORY, LEG_CATEGORY = 0x0010, 0x0020
-
-NOTHING, LEFT, MAIN, RIGHT = 0, 1, 2, 3
 
 
 @dataclass
@@ -85,47 +83,12 @@ class Lander:
         self.first_touch = None
 
     def _terrain(self) -> None:
-        heights = self.random.uniform(0.0, HEIGHT / 2, size=CHUNKS + 1)
-        xs = [WIDTH / (CHUNKS - 1) * i for i in range(CHUNKS)]
-        self.pad = (xs[CHUNKS // 2 - 1], xs[CHUNKS // 2 + 1], HEIGHT / 4)
-        heights[CHUNKS // 2 - 2 : CHUNKS // 2 + 3] = self.pad[2]
-        smooth = [0.33 * (heights[i - 1] + heights[i] + heights[i + 1]) for i in range(CHUNKS)]
-        parts = [Segment((0.0, 0.0), (WIDTH, 0.0), friction=0.1)]
-        for i in range(CHUNKS - 1):
-            parts.append(Segment((xs[i], smooth[i]), (xs[i + 1], smooth[i + 1]), friction=0.1))
-        self.ground = self.world.add_body(parts, kind="static", origin="local")
+        xs, smooth, self.pad = surface(self.random.uniform(0.0, HEIGHT / 2, size=CHUNKS + 1))
+        self.ground = add_terrain(self.world, xs, smooth)
         self.surface = list(zip(xs, smooth))
 
     def _craft(self) -> None:
-        top = (WIDTH / 2, HEIGHT)
-        hull = Polygon(
-            [(x / SCALE, y / SCALE) for x, y in HULL], category=HULL_CATEGORY, mask=GROUND
-        )
-        self.hull = self.world.add_body(
-            hull, position=top, density=5.0, friction=0.1, origin="local"
-        )
-        self.legs, self.hinges = [], []
-        for side in (-1, +1):
-            # Made as Gymnasium makes it: beside the hull, 0.6 m below where its hinge holds
-            # it and outside its limits, for the joint to pull in (Box2D's local anchors,
-            # reference angle 0, limits from the hull).
-            leg = self.world.add_body(
-                Box(2 * LEG_HALF_WIDTH / SCALE, 2 * LEG_HALF_HEIGHT / SCALE,
-                    category=LEG_CATEGORY, mask=GROUND),
-                position=(WIDTH / 2 - side * LEG_AWAY / SCALE, HEIGHT), angle=side * 0.05,
-                density=1.0, friction=0.2,
-            )  # fmt: skip
-            rest = -side * LEG_REST
-            lower, upper = (rest, rest + LEG_TRAVEL) if side < 0 else (rest - LEG_TRAVEL, rest)
-            hinge_joint = RevoluteJoint(
-                self.hull, leg, local_anchor_a=(0.0, 0.0),
-                local_anchor_b=(side * LEG_AWAY / SCALE, LEG_DOWN / SCALE), reference_angle=0.0,
-                lower=lower, upper=upper, motor_speed=side * LEG_SPEED,
-                max_motor_torque=LEG_TORQUE,
-            )  # fmt: skip
-            self.world.add_joint(hinge_joint)
-            self.legs.append(leg)
-            self.hinges.append(hinge_joint)
+        self.hull, self.legs, self.hinges = add_craft(self.world)
 
     def observe(self) -> np.ndarray:
         """Gymnasium's observation (8,): position and velocity scaled to the screen, the
@@ -200,23 +163,12 @@ class Lander:
 def engine_push(action: int, angle: float, origin, spread: np.ndarray):
     """The impulse (2,) and the world point (2,) it acts at for ``action`` fired from a
     hull at ``angle`` whose origin is ``origin`` (2,), with the engine's spread (2,) in
-    metres; None when no engine fires. Gymnasium's offsets, in its pixels."""
-    tip = np.array([math.sin(angle), math.cos(angle)])
-    side = np.array([-tip[1], tip[0]])
-    origin = np.asarray(origin, dtype=float)
-    if action == MAIN:
-        # Below the hull's origin by 4 pixels, give or take the spread.
-        reach = 4 / SCALE + 2 * spread[0]
-        offset = np.array([tip[0] * reach + side[0] * spread[1],
-                           -tip[1] * reach - side[1] * spread[1]])  # fmt: skip
-        return -offset * MAIN_ENGINE_POWER, origin + offset
-    if action in (LEFT, RIGHT):
-        across = 3 * spread[1] + (action - 2) * SIDE_ENGINE_AWAY / SCALE
-        offset = np.array([tip[0] * spread[0] + side[0] * across,
-                           -tip[1] * spread[0] - side[1] * across])  # fmt: skip
-        at = origin + offset + (-tip[0] * 17 / SCALE, tip[1] * SIDE_ENGINE_HEIGHT / SCALE)
-        return -offset * SIDE_ENGINE_POWER, at
-    return None
+    metres (``engine.envs.lander_world.engine_pushes`` at full power); None when no engine
+    fires."""
+    main = 1.0 if action == MAIN else 0.0
+    side = 1.0 if action in (LEFT, RIGHT) else 0.0
+    pushes = engine_pushes(angle, origin, spread, main, side, action - 2)
+    return pushes[0] if pushes else None
 
 
 def controller(state: np.ndarray) -> int:

@@ -11,7 +11,8 @@ import time
 
 import numpy as np
 
-from bench.lander import (
+from bench.lander import MAX_STEPS, Lander, Outcome, controller, engine_push, episode
+from engine.envs.lander_world import (
     CHUNKS,
     FPS,
     GROUND,
@@ -28,15 +29,9 @@ from bench.lander import (
     LEG_SPEED,
     LEG_TORQUE,
     LEG_TRAVEL,
-    MAX_STEPS,
     SCALE,
     WIDTH,
-    Lander,
-    Outcome,
-    controller,
-    engine_push,
-    episode,
-)  # fmt: skip
+)
 
 VELOCITY_ITERATIONS, POSITION_ITERATIONS = 180, 60  # Gymnasium's
 

@@ -16,7 +16,17 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 
-from engine import Box, Circle, ConcavePolygon, DistanceJoint, RevoluteJoint, World  # noqa: E402
+from engine import (  # noqa: E402
+    Box,
+    Chain,
+    Circle,
+    ConcavePolygon,
+    DistanceJoint,
+    Polygon,
+    RevoluteJoint,
+    Segment,
+    World,
+)
 from engine.experiments import draw, record  # noqa: E402
 from engine.experiments.drawing import FACES  # noqa: E402
 from engine.experiments.outlines import outlines  # noqa: E402
@@ -160,3 +170,23 @@ def test_an_empty_world_and_a_still_trajectory_draw_nothing_without_error():
     trajectory = record(world, steps=3)
     ax = draw.trajectory(trajectory)
     assert len(ax.collections[0].get_segments()) == 0
+
+
+def test_lines_and_bodies_in_their_own_frame_are_drawn_where_they_are():
+    world = World()
+    ground = world.add_body(
+        [Segment((0, 0), (4, 1)), Segment((4, 1), (6, 0))], kind="static", origin="local"
+    )
+    rail = world.add_body(Chain([(0, 3), (2, 3), (2, 5)]), kind="static", position=(10, 0))
+    hull = world.add_body(
+        Polygon([(-1, 0), (1, 0), (0.5, 1), (-0.5, 1)]), position=(3, 6), angle=0.3,
+        origin="local",
+    )  # fmt: skip
+    found = outlines(world)
+    assert found.line_body.tolist() == [0, 0, 1]
+    assert np.allclose(found.lines[0], ground.local_to_world([(0, 0), (4, 1)]), atol=1e-12)
+    assert np.allclose(found.lines[1], ground.local_to_world([(4, 1), (6, 0)]), atol=1e-12)
+    assert len(found.lines[2]) == 3
+    assert rail.kind == "static"
+    corners = hull.local_to_world([(-1, 0), (1, 0), (0.5, 1), (-0.5, 1)])
+    assert np.allclose(found.polygons[0], corners, atol=1e-12)

@@ -64,6 +64,11 @@ def draw(world, ax=None, *, joints: bool = True, contacts: bool = False):
             zorder=2,
         )
     )
+    ax.add_collection(
+        collections.LineCollection(
+            shapes.lines, colors=colours(shapes.line_body, EDGES), linewidths=1.5, zorder=2
+        )
+    )
     discs = [patches.Circle(centre, radius) for centre, radius in zip(shapes.centres, shapes.radii)]
     ax.add_collection(
         collections.PatchCollection(
