@@ -27,12 +27,14 @@ from .batch_checks import (
     copy_count,
     real_array,
 )
-from .batch_step import reset_kept, step_copies
+from .batch_step import reset_kept, step_copies, touching_flags
 from .batch_wake import wake_for_writes, write_awake
 from .body import Body
 from .body_forces import LARGEST
 from .body_store import DYNAMIC, KIND_CODES
+from .candidate_pairs import pair_key
 from .contact_manifolds import no_manifold_columns
+from .packing import widen
 from .resting_parts import empty_grid
 from .settings import (
     FLIP_SLOPS,
@@ -89,7 +91,7 @@ class WorldBatch:
         template = copying.deepcopy(world)
         self._template = template
         self._copies = count
-        self._steps = template._clock.steps
+        self._steps = np.full(count, template._clock.steps, dtype=np.int64)
         inputs = template._step_inputs.current(template)
         self._inputs = inputs
         self._body = {
@@ -97,6 +99,11 @@ class WorldBatch:
             for name, column in zip(SOLVE_BODY_FIELDS, inputs.solve_body)
         }
         part = inputs.part
+        # The parts' geometry, per copy: a static body may take other shapes in a copy.
+        self._vertices = _stacked(inputs.table[0], count)
+        self._normals = _stacked(inputs.table[1], count)
+        self._reach = _stacked(inputs.table[4], count)
+        self._reshaped = {}  # (copy, row) -> (shapes, origin_offset) of reshaped bodies
         self._friction = _stacked(part["friction"], count)
         self._restitution = _stacked(part["restitution"], count)
         self._gravity = _stacked(template._gravity, count)
@@ -135,9 +142,12 @@ class WorldBatch:
         return len(self._inputs.solve_body[0])
 
     @property
-    def steps(self) -> int:
-        """Steps taken by every copy since the template world began."""
-        return self._steps
+    def steps(self) -> np.ndarray:
+        """(C,) int64 read-only: the steps each copy has taken since its world began (a
+        reset copy counts from the template's)."""
+        view = self._steps.view()
+        view.flags.writeable = False
+        return view
 
     @property
     def dt(self) -> float:
@@ -170,15 +180,15 @@ class WorldBatch:
         body = tuple(self._body[name] for name in SOLVE_BODY_FIELDS)
         joints = tuple(self._joints[name] for name in SOLVER_JOINT_FIELDS)
         owner, sensor = inputs.part_columns[0], inputs.part_columns[1]
+        shapes = (self._vertices, self._normals, inputs.table[2], inputs.table[3], self._reach)
         for _ in range(steps):
             step_copies(
-                body, self._gravity, inputs.table, owner, sensor, self._friction,
-                self._restitution, inputs.filters, inputs.slots, joints, self._joint_rows,
-                self._grids, self._grid_valid, self._resting, self._warms, self._touching,
-                self._next_island, self._detect_settings, self._solve_settings,
-                self._steps % 2 == 1, self._sleep,
+                body, self._gravity, shapes, owner, sensor, self._friction, self._restitution,
+                inputs.filters, inputs.slots, joints, self._joint_rows, self._grids,
+                self._grid_valid, self._resting, self._warms, self._touching,
+                self._next_island, self._steps, self._detect_settings, self._solve_settings,
+                self._sleep,
             )  # fmt: skip
-            self._steps += 1
 
     # -- state -----------------------------------------------------------------------------
     def _column(self, name: str) -> BatchColumn:
@@ -307,77 +317,151 @@ class WorldBatch:
         )  # fmt: skip
 
     # -- forces and impulses ---------------------------------------------------------------
-    def apply_impulse(self, body, impulses, points=None) -> None:
-        """Change each copy's momentum of ``body`` now by impulses (C, 2), N s, at world
-        points (C, 2), m (default: the centre of mass), as ``Body.apply_impulse`` does in
-        each copy (static and kinematic bodies are not affected)."""
+    def apply_impulse(self, body, impulses, points=None, copies=None) -> None:
+        """Change ``body``'s momentum now in the chosen copies (a (C,) bool mask, indices,
+        or None for all) by impulses (C, 2), N s, at world points (C, 2), m (default: the
+        centre of mass), as ``Body.apply_impulse`` does in each (static and kinematic
+        bodies are not affected); the other copies' rows of impulses and points are not
+        read."""
         row = self.index_of(body)
-        count = self._copies
-        impulse = real_array(impulses, "impulse", (count, 2))
+        chosen = np.flatnonzero(self._chosen(copies))
+        impulse = real_array(impulses, "impulse", (self._copies, 2))[chosen]
         check_lengths(impulse, "impulse", LARGEST, "N s")
         cells = self._body
-        inv_mass = cells["inv_mass"][:, row]
-        position = cells["position"][:, row]
-        angular = np.zeros(count)
+        angular = np.zeros(len(chosen))
         if points is not None:
-            point = real_array(points, "point", (count, 2))
+            point = real_array(points, "point", (self._copies, 2))[chosen]
             check_lengths(point, "point", MAX_COORDINATE, "m")
+            position = cells["position"][chosen, row]
             angular = (point[:, 0] - position[:, 0]) * impulse[:, 1] - (
                 point[:, 1] - position[:, 1]
             ) * impulse[:, 0]
         if self._inputs.body["kind"][row] != DYNAMIC:
             return
-        velocity = cells["velocity"][:, row]
+        inv_mass = cells["inv_mass"][chosen, row]
+        velocity = cells["velocity"][chosen, row]
         vx = velocity[:, 0] + impulse[:, 0] * inv_mass
         vy = velocity[:, 1] + impulse[:, 1] * inv_mass
-        spin = cells["angular_velocity"][:, row] + angular * cells["inv_inertia"][:, row]
+        spin = cells["angular_velocity"][chosen, row] + angular * cells["inv_inertia"][chosen, row]
         check_lengths(np.stack([vx, vy], axis=1), "impulse", MAX_SPEED, "m/s of resulting speed")
         check_sizes(spin, "point", MAX_ANGULAR_SPEED, "rad/s of resulting spin")
-        every = np.arange(count)
-        self._wake(every, np.full(count, row), touching_too=False)
-        velocity[:, 0] = vx
-        velocity[:, 1] = vy
-        cells["angular_velocity"][:, row] = spin
+        self._wake(chosen, np.full(len(chosen), row), touching_too=False)
+        cells["velocity"][chosen, row, 0] = vx
+        cells["velocity"][chosen, row, 1] = vy
+        cells["angular_velocity"][chosen, row] = spin
 
-    def apply_force(self, body, forces, points=None) -> None:
-        """Add forces (C, 2), N, to ``body`` in each copy for the next step, at world points
-        (C, 2), m (default: the centre of mass), as ``Body.apply_force`` does."""
+    def apply_force(self, body, forces, points=None, copies=None) -> None:
+        """Add forces (C, 2), N, to ``body`` for the next step in the chosen copies (a (C,)
+        bool mask, indices, or None for all), at world points (C, 2), m (default: the
+        centre of mass), as ``Body.apply_force`` does in each."""
         row = self.index_of(body)
-        count = self._copies
-        force = real_array(forces, "force", (count, 2))
+        chosen = np.flatnonzero(self._chosen(copies))
+        force = real_array(forces, "force", (self._copies, 2))[chosen]
         check_lengths(force, "force", LARGEST, "N")
         cells = self._body
-        torque = np.zeros(count)
+        torque = np.zeros(len(chosen))
         if points is not None:
-            point = real_array(points, "point", (count, 2))
+            point = real_array(points, "point", (self._copies, 2))[chosen]
             check_lengths(point, "point", MAX_COORDINATE, "m")
-            position = cells["position"][:, row]
+            position = cells["position"][chosen, row]
             torque = (point[:, 0] - position[:, 0]) * force[:, 1] - (
                 point[:, 1] - position[:, 1]
             ) * force[:, 0]
-        total = cells["force"][:, row] + force
-        total_torque = cells["torque"][:, row] + torque
+        total = cells["force"][chosen, row] + force
+        total_torque = cells["torque"][chosen, row] + torque
         dt = self._template._dt
-        gain = np.hypot(total[:, 0], total[:, 1]) * cells["inv_mass"][:, row] * dt
+        gain = np.hypot(total[:, 0], total[:, 1]) * cells["inv_mass"][chosen, row] * dt
         check_sizes(gain, "force", MAX_SPEED, "m/s of speed gained in a step")
-        spin = np.abs(total_torque) * cells["inv_inertia"][:, row] * dt
+        spin = np.abs(total_torque) * cells["inv_inertia"][chosen, row] * dt
         check_sizes(spin, "point", MAX_ANGULAR_SPEED, "rad/s of spin gained in a step")
-        self._wake(np.arange(count), np.full(count, row), touching_too=False)
-        cells["force"][:, row] = total
-        cells["torque"][:, row] = total_torque
+        self._wake(chosen, np.full(len(chosen), row), touching_too=False)
+        cells["force"][chosen, row] = total
+        cells["torque"][chosen, row] = total_torque
 
-    def apply_torque(self, body, torques) -> None:
-        """Add torques (C,), N m, to ``body`` in each copy for the next step, as
-        ``Body.apply_torque`` does."""
+    def apply_torque(self, body, torques, copies=None) -> None:
+        """Add torques (C,), N m, to ``body`` for the next step in the chosen copies (a (C,)
+        bool mask, indices, or None for all), as ``Body.apply_torque`` does in each."""
         row = self.index_of(body)
-        count = self._copies
-        torque = real_array(torques, "torque", (count,))
+        chosen = np.flatnonzero(self._chosen(copies))
+        torque = real_array(torques, "torque", (self._copies,))[chosen]
         cells = self._body
-        total = cells["torque"][:, row] + torque
-        spin = np.abs(total) * cells["inv_inertia"][:, row] * self._template._dt
+        total = cells["torque"][chosen, row] + torque
+        spin = np.abs(total) * cells["inv_inertia"][chosen, row] * self._template._dt
         check_sizes(spin, "torque", MAX_ANGULAR_SPEED, "rad/s of spin gained in a step")
-        self._wake(np.arange(count), np.full(count, row), touching_too=False)
-        cells["torque"][:, row] = total
+        self._wake(chosen, np.full(len(chosen), row), touching_too=False)
+        cells["torque"][chosen, row] = total
+
+    # -- shapes and contacts per copy ------------------------------------------------------
+    def reshape(self, body, shapes, copies=None) -> None:
+        """Give a static ``body`` other ``shapes`` in the chosen copies (a (C,) bool mask,
+        indices, or None for all): terrain that differs from copy to copy.
+
+        The new shapes are given in the body's frame, as ``origin="local"`` takes them: its
+        origin at ``position`` as the body's handle reads it (the frame's origin for a body
+        added with ``origin="local"``, else its centre of mass), turned by its ``angle``.
+        They must make the same parts as the body's shapes do: as many, each of the same
+        kind (vertex count and radius), so that the copies keep one layout. ValueError
+        otherwise, or for a body that is not static; the copies find their resting
+        contacts again.
+        """
+        from .world import World
+
+        row = self.index_of(body)
+        template = self._template
+        handle = template.bodies[row]
+        if handle.kind != "static":
+            raise ValueError(
+                f"body: only a static body can take other shapes, not a {handle.kind} one"
+            )
+        chosen = self._chosen(copies)
+        probe = World()
+        made = probe.add_body(
+            shapes, kind="static", position=tuple(handle.position), angle=handle.angle,
+            origin="local",
+        )  # fmt: skip
+        run = template._parts.rows_of(row)
+        parts = np.arange(run.start, run.stop)
+        packed = probe._parts.packed()
+        width = self._vertices.shape[2]
+        count, radius = self._inputs.table[2][parts], self._inputs.table[3][parts]
+        if len(packed.count) != len(count) or not (
+            np.array_equal(packed.count, count) and np.array_equal(packed.radius, radius)
+        ):
+            raise ValueError(
+                f"shapes: they make {len(packed.count)} parts of vertex counts "
+                f"{packed.count.tolist()}, where the body has {len(count)} of "
+                f"{count.tolist()} (with the same radii): a batch's copies share one layout"
+            )
+        if packed.width > width:
+            raise ValueError(
+                f"shapes: a part of {packed.width} vertex slots, more than the batch's {width}"
+            )
+        packed = widen(packed, width)
+        probe_body = probe._bodies.columns()
+        indices = np.flatnonzero(chosen)
+        for name in ("position", "angle", "reach", "thickness"):
+            self._body[name][indices, row] = probe_body[name][0]
+        self._vertices[np.ix_(indices, parts)] = packed.vertices
+        self._normals[np.ix_(indices, parts)] = packed.normals
+        self._reach[np.ix_(indices, parts)] = probe._parts.table.view("reach")
+        self._grid_valid[indices] = False
+        kept = (made.shapes, probe_body["origin_offset"][0].copy())
+        for index in indices:
+            self._reshaped[(int(index), row)] = kept
+
+    def touching(self, pairs) -> np.ndarray:
+        """(C, K) bool: whether each of the body pairs (K, 2) (Bodies of the template world
+        or rows) touched in each copy after its last step, as ``world.contacts`` lists a
+        touching pair."""
+        pairs = np.asarray(pairs, dtype=object)
+        if pairs.ndim != 2 or pairs.shape[1] != 2:
+            raise ValueError(f"pairs: expected K pairs of bodies (K, 2), got shape {pairs.shape}")
+        ids = self._inputs.body["body_id"]
+        keys = np.array(
+            [pair_key(int(ids[self.index_of(a)]), int(ids[self.index_of(b)])) for a, b in pairs],
+            dtype=np.int64,
+        )
+        return touching_flags(self._touching, keys.reshape(-1))
 
     # -- copies as Worlds, and back to the start -------------------------------------------
     def world(self, index: int):
@@ -402,7 +486,14 @@ class WorldBatch:
             keys.copy(), normal.copy(), tangent.copy(),
         )  # fmt: skip
         world._event_log.contact_keys = self._touching[index].copy()
-        world._clock.steps = self._steps
+        world._clock.steps = int(self._steps[index])
+        parts["vertices"][...] = self._vertices[index]
+        parts["normals"][...] = self._normals[index]
+        parts["reach"][...] = self._reach[index]
+        for (copy, row), (shapes, offset) in self._reshaped.items():
+            if copy == index:
+                world.bodies[row]._shapes = shapes
+                world._bodies.columns()["origin_offset"][row] = offset
         world._clock.pose_revision += 1
         world._resting_parts.invalidate()
         return world
@@ -439,6 +530,11 @@ class WorldBatch:
         self._restitution[chosen] = start["restitution"]
         self._gravity[chosen] = start["gravity"]
         self._next_island[chosen] = start["next_island"]
+        self._steps[chosen] = start["steps"]
+        self._vertices[chosen] = start["vertices"]
+        self._normals[chosen] = start["normals"]
+        self._reach[chosen] = start["reach"]
+        self._reshaped = {key: value for key, value in self._reshaped.items() if not chosen[key[0]]}
         reset_kept(
             np.flatnonzero(chosen), self._grids, self._resting, self._warms, self._touching,
             start["grid"], start["resting"], start["warm"], start["touching"],
@@ -487,6 +583,10 @@ class WorldBatch:
             "restitution": self._restitution[0].copy(),
             "gravity": self._gravity[0].copy(),
             "next_island": template._bodies.next_island,
+            "steps": template._clock.steps,
+            "vertices": self._vertices[0].copy(),
+            "normals": self._normals[0].copy(),
+            "reach": self._reach[0].copy(),
             "grid": empty_grid(),
             "resting": no_manifold_columns(),
             "warm": (cache.keys.copy(), cache.normal.copy(), cache.tangent.copy()),

@@ -24,14 +24,15 @@ from .whole_step import step_core
 
 
 @kernel(parallel=True)
-def step_copies(body, gravity, table, owner, sensor, friction, restitution, filters, slots,
+def step_copies(body, gravity, shapes, owner, sensor, friction, restitution, filters, slots,
                 joints, joint_rows, grids, grid_valid, resting, warms, touching, next_island,
-                detect_settings, solve_settings, backwards, sleep):  # fmt: skip
+                steps, detect_settings, solve_settings, sleep):  # fmt: skip
     """Step every copy once, in place, each on a thread of its own.
 
     body: the 19 body columns of ``engine.step_inputs.SOLVE_BODY_FIELDS``, each (C, N, ...);
-    gravity (C, 2); table: the packed parts (``engine.step_inputs.StepInputs.table``),
-    shared; owner, sensor (P,) shared; friction, restitution (C, P); filters
+    gravity (C, 2); shapes: the packed parts (``engine.step_inputs.StepInputs.table``)
+    with the copies' own geometry: vertices, normals (C, P, K, 2), count, radius (P,)
+    shared, reach (C, P); owner, sensor (P,) shared; friction, restitution (C, P); filters
     (``engine.candidate_pairs.collision_filters``) and slots (J, 2), shared; joints: the 21
     solver joint columns (``engine.solver_inputs.SOLVER_JOINT_FIELDS``), each (C, J, ...);
     joint_rows: the three workspace arrays (``engine.soft_joints.joint_workspace``), each
@@ -40,24 +41,30 @@ def step_copies(body, gravity, table, owner, sensor, friction, restitution, filt
     resting (typed list of C manifold columns, ``engine.contact_manifolds`` order, of the
     contacts among resting parts), warms (typed list of C warm-start caches: keys (W,)
     int64, normal, tangent (W,)), touching (typed list of C sorted (K,) int64 body-pair
-    keys, ``engine.events.touching_pairs``), next_island (C,) int64. Settings as
+    keys, ``engine.events.touching_pairs``), next_island (C,) int64, steps (C,) int64
+    the steps each copy has taken (odd ones solve backwards, as a World's do). Settings as
     ``whole_step`` takes them, shared.
     """
     for c in numba.prange(len(gravity)):
         # A prange index is unsigned; the copy index is an int64 like every row index.
-        step_copy(np.int64(c), body, gravity, table, owner, sensor, friction, restitution, filters,
-                  slots, joints, joint_rows, grids, grid_valid, resting, warms, touching,
-                  next_island, detect_settings, solve_settings, backwards, sleep)  # fmt: skip
+        step_copy(np.int64(c), body, gravity, shapes, owner, sensor, friction, restitution,
+                  filters, slots, joints, joint_rows, grids, grid_valid, resting, warms,
+                  touching, next_island, steps, detect_settings, solve_settings,
+                  sleep)  # fmt: skip
 
 
 @kernel
-def step_copy(c, body, gravity, table, owner, sensor, friction, restitution, filters, slots,
+def step_copy(c, body, gravity, shapes, owner, sensor, friction, restitution, filters, slots,
               joints, joint_rows, grids, grid_valid, resting, warms, touching, next_island,
-              detect_settings, solve_settings, backwards, sleep):  # fmt: skip
+              steps, detect_settings, solve_settings, sleep):  # fmt: skip
     """Step copy ``c`` as ``engine.step.advance_one_step`` steps a World without presolve
     handlers (``step_copies`` describes the arguments)."""
     copy_body = body_of(body, c)
     copy_joints = joints_of(joints, c)
+    vertices, normals, count, radius, reach = shapes
+    table = (vertices[c], normals[c], count, radius, reach[c])
+    backwards = steps[c] % 2 == 1
+    steps[c] += 1
     rows = (joint_rows[0][c], joint_rows[1][c], joint_rows[2][c])
     kept = resting[c]
     grid = grids[c]
@@ -158,3 +165,16 @@ def reset_kept(chosen, grids, resting, warms, touching, grid, among, warm, pairs
         resting[c] = among
         warms[c] = warm
         touching[c] = pairs
+
+
+@kernel
+def touching_flags(touching, keys):
+    """(C, K) bool: whether each copy's touching pairs (``step_copies``' typed list of C
+    sorted body-pair keys) hold each of keys (K,) int64."""
+    flags = np.zeros((len(touching), len(keys)), dtype=np.bool_)
+    for c in range(len(touching)):
+        pairs = touching[c]
+        for k in range(len(keys)):
+            at = np.searchsorted(pairs, keys[k])
+            flags[c, k] = at < len(pairs) and pairs[at] == keys[k]
+    return flags

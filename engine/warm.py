@@ -147,6 +147,8 @@ def warm_world() -> None:
             batch.awake[1, 2] = False
             batch.awake[1, 2] = True
             batch.step(2)
+            batch.touching([(0, 2)])
+            batch.reset([0])
 
 
 def warm_api() -> None:

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_whole_step import bodies, build
 
-from engine import Box, Circle, RevoluteJoint, World, WorldBatch
+from engine import Box, Circle, RevoluteJoint, Segment, World, WorldBatch
 from engine.solver_inputs import SOLVER_JOINT_FIELDS
 from engine.step_inputs import SOLVE_BODY_FIELDS
 
@@ -33,6 +33,7 @@ def state_of_world(world: World) -> dict:
     out["warm.tangent"] = world._warm.tangent.copy()
     out["touching"] = world._event_log.contact_keys.copy()
     out["next_island"] = np.array(world._bodies.next_island)
+    out["steps"] = np.array(world._clock.steps)
     return out
 
 
@@ -44,6 +45,7 @@ def state_of_copy(batch: WorldBatch, index: int) -> dict:
     out["warm.keys"], out["warm.normal"], out["warm.tangent"] = keys, normal, tangent
     out["touching"] = batch._touching[index]
     out["next_island"] = np.array(batch._next_island[index])
+    out["steps"] = np.array(batch._steps[index])
     return out
 
 
@@ -306,7 +308,7 @@ def test_the_batch_is_a_copy_of_the_world_as_it_was():
     for _ in range(5):
         world.step()
     assert np.array_equal(batch.velocities[0, 1], (0.0, 0.0))
-    assert batch.steps == 0
+    assert batch.steps.tolist() == [0, 0]
 
 
 def test_reset_to_a_given_state_is_a_reset_then_those_writes():
@@ -344,3 +346,94 @@ def test_a_refused_reset_changes_nothing(state, error, message):
         batch.reset([1], state=state)
     for c in range(2):
         assert_same(state_of_copy(batch, c), before[c], f"copy {c}")
+
+
+def hills(heights) -> list:
+    """A static ground of segments through (x, height) every 2 m."""
+    xs = np.arange(len(heights)) * 2.0 - 6.0
+    return [Segment((xs[i], heights[i]), (xs[i + 1], heights[i + 1])) for i in range(len(xs) - 1)]
+
+
+def hilly_world(heights) -> World:
+    world = World()
+    world.add_body(hills(heights), kind="static", origin="local")
+    for i in range(3):
+        world.add_body(Box(0.5, 0.4), position=(-2.0 + 2.0 * i, 3.0), angle=0.2 * i)
+    world.add_body(Circle(0.3), position=(1.0, 4.0))
+    return world
+
+
+def test_a_reshaped_copy_steps_as_the_world_built_with_those_shapes():
+    flat, bumpy = [0.0] * 7, [0.0, 0.5, 1.2, 0.3, 0.8, 0.1, 0.0]
+    batch = WorldBatch(hilly_world(flat), 3)
+    batch.reshape(0, hills(bumpy), [1])
+    alone = {0: hilly_world(flat), 1: hilly_world(bumpy), 2: hilly_world(flat)}
+    for _ in range(120):
+        batch.step()
+        for world in alone.values():
+            world.step()
+    for c, world in alone.items():
+        assert_same(state_of_copy(batch, c), state_of_world(world), f"copy {c}")
+    # Taken out as a World, the reshaped copy has the shapes and goes on as the copy.
+    taken = batch.world(1)
+    assert taken.bodies[0].shapes[2].a.tolist() == [-2.0, 1.2]
+    batch.step(30)
+    for _ in range(30):
+        taken.step()
+    assert_same(state_of_copy(batch, 1), state_of_world(taken), "taken out")
+    # A reset copy gets the batch's first shapes back.
+    batch.reset([1])
+    fresh = WorldBatch(hilly_world(flat), 1)
+    batch.step(120)
+    fresh.step(120)
+    assert_same(state_of_copy(batch, 1), state_of_copy(fresh, 0), "reset")
+
+
+@pytest.mark.parametrize(
+    "body, shapes, message",
+    [
+        (1, [Box(0.5, 0.4)], "static"),
+        (0, [Segment((0, 0), (1, 0))], "parts"),
+        (0, [Box(1, 1)] * 6, "parts"),
+    ],
+)
+def test_a_refused_reshape_changes_nothing(body, shapes, message):
+    batch = WorldBatch(hilly_world([0.0] * 7), 2)
+    batch.step(3)
+    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(2)}
+    vertices = batch._vertices.copy()
+    with pytest.raises(ValueError, match=message):
+        batch.reshape(body, shapes)
+    for c in range(2):
+        assert_same(state_of_copy(batch, c), before[c], f"copy {c}")
+    assert np.array_equal(batch._vertices, vertices)
+
+
+def test_touching_reads_each_copys_contacts():
+    world = hilly_world([0.0] * 7)
+    batch = WorldBatch(world, 2)
+    batch.positions[1, 4] = (1.0, 9.0)  # copy 1's ball starts higher
+    alone = [copy.deepcopy(world), copy.deepcopy(world)]
+    alone[1].bodies[4].position = (1.0, 9.0)
+    pairs = [(0, 4), (0, 1), (world.bodies[1], world.bodies[2])]
+    seen = set()
+    for _ in range(90):
+        batch.step()
+        flags = batch.touching(pairs)
+        for c, world_alone in enumerate(alone):
+            world_alone.step()
+            rows = {tuple(sorted(pair)) for pair in world_alone.contact_arrays().rows.tolist()}
+            expected = [tuple(sorted((world.index_of(a) if not isinstance(a, int) else a,
+                                      world.index_of(b) if not isinstance(b, int) else b)))
+                        in rows for a, b in pairs]  # fmt: skip
+            assert flags[c].tolist() == expected
+            seen.add(tuple(expected))
+    assert len(seen) > 1, "the pairs came to touch"
+
+
+def test_impulses_reach_only_the_chosen_copies():
+    world = pile(0)
+    batch = WorldBatch(world, 3)
+    batch.apply_impulse(1, np.full((3, 2), 1.0), copies=[0, 2])
+    assert batch.velocities[1, 1].tolist() == [0.0, 0.0]
+    assert batch.velocities[0, 1].tolist() == batch.velocities[2, 1].tolist() != [0.0, 0.0]

@@ -53,12 +53,17 @@ def surface(heights: np.ndarray) -> tuple[list, list, tuple]:
     return xs, smooth, pad
 
 
-def add_terrain(world: World, xs: list, smooth: list) -> Body:
-    """The static ground: a flat line at 0 and the terrain's segments (friction 0.1)."""
+def terrain_shapes(xs: list, smooth: list) -> list:
+    """The ground's shapes: a flat line at 0 and the terrain's segments (friction 0.1)."""
     parts = [Segment((0.0, 0.0), (WIDTH, 0.0), friction=0.1)]
     for i in range(CHUNKS - 1):
         parts.append(Segment((xs[i], smooth[i]), (xs[i + 1], smooth[i + 1]), friction=0.1))
-    return world.add_body(parts, kind="static", origin="local")
+    return parts
+
+
+def add_terrain(world: World, xs: list, smooth: list) -> Body:
+    """The static ground of ``terrain_shapes``, its frame the world's."""
+    return world.add_body(terrain_shapes(xs, smooth), kind="static", origin="local")
 
 
 def add_craft(world: World) -> tuple[Body, list, list]:
