@@ -32,8 +32,11 @@ from .batch_wake import wake_for_writes, write_awake
 from .body import Body
 from .body_forces import LARGEST
 from .body_store import DYNAMIC, KIND_CODES
+from .body_template import template
 from .candidate_pairs import pair_key
 from .contact_manifolds import no_manifold_columns
+from .joint_store import PRISMATIC
+from .materials import check_friction, check_restitution
 from .packing import widen
 from .resting_parts import empty_grid
 from .settings import (
@@ -223,6 +226,12 @@ class WorldBatch:
         doc="(C, N) bool, False while a body sleeps (a ``BatchColumn``; True wakes its "
         "island, False puts a dynamic body to sleep).",
     )
+    motor_speeds = property(
+        lambda self: self._column("motor_speeds"),
+        lambda self, value: self._column("motor_speeds").__setitem__(Ellipsis, value),
+        doc="(C, J) each joint's motor speed, rad/s (m/s for a prismatic joint), in the "
+        "order of ``world.joints`` (a ``BatchColumn``; a write wakes the joint's bodies).",
+    )
     gravity = property(
         lambda self: self._column("gravity"),
         lambda self, value: self._column("gravity").__setitem__(Ellipsis, value),
@@ -232,6 +241,8 @@ class WorldBatch:
     def _array(self, name: str) -> np.ndarray:
         if name == "gravity":
             return self._gravity
+        if name == "motor_speeds":
+            return self._joints["motor_speed"]
         if name == "awake":
             return self._body["awake"]
         return self._body[STATE[name][0]]
@@ -243,6 +254,9 @@ class WorldBatch:
         if name == "awake":
             values = bool_array(value, name, array[key].shape)
             self._write_awake(key, values, copies, rows)
+            return
+        if name == "motor_speeds":
+            self._write_motor_speeds(key, value, copies, rows)
             return
         if name == "gravity":
             trial = array.copy()
@@ -279,6 +293,43 @@ class WorldBatch:
             self._grid_valid[copies[moved & static]] = False
         array[copies, rows] = new
 
+    def _write_motor_speeds(self, key, value, copies, joints) -> None:
+        """Check and write motor speeds at (copies, joints), waking each joint's bodies as
+        a joint handle's write does."""
+        array = self._joints["motor_speed"]
+        trial = array.copy()
+        trial[key] = real_array(value, "motor_speed", array[key].shape)
+        new = trial[copies, joints]
+        linear = self._inputs.joints[0][joints] == PRISMATIC
+        check_sizes(new[linear], "motor_speed", MAX_SPEED, "m/s")
+        check_sizes(new[~linear], "motor_speed", MAX_ANGULAR_SPEED, "rad/s")
+        slots = self._inputs.slots[joints]
+        for side in (0, 1):
+            bodies = slots[:, side]
+            real = bodies < self.body_count  # a joint to the world has the world's slot
+            self._wake(copies[real], bodies[real], touching_too=False)
+        array[copies, joints] = new
+
+    def set_material(self, body, name: str, values, copies=None) -> None:
+        """Set ``body``'s ``friction`` or ``restitution`` in the chosen copies (a (C,)
+        bool mask, indices, or None for all) to values (C,), as ``body.friction = ...``
+        does in each: its shapes that set none of their own take it, and what it touched
+        wakes. The other copies' values are not read."""
+        if name not in ("friction", "restitution"):
+            raise ValueError(f"name: 'friction' or 'restitution', got {name!r}")
+        row = self.index_of(body)
+        chosen = np.flatnonzero(self._chosen(copies))
+        given = real_array(values, name, (self._copies,))[chosen]
+        check = check_friction if name == "friction" else check_restitution
+        for value in np.unique(given):
+            check(float(value), name)
+        run = self._template._parts.rows_of(row)
+        owned = template(self._template.bodies[row].shapes).owned[name]
+        parts = np.arange(run.start, run.stop)[~np.asarray(owned, dtype=bool)]
+        self._wake(chosen, np.full(len(chosen), row), touching_too=True)
+        column = self._friction if name == "friction" else self._restitution
+        column[np.ix_(chosen, parts)] = given[:, None]
+
     def _write_awake(self, key, values, copies, rows) -> None:
         chosen = np.zeros(self._body["awake"].shape, dtype=np.bool_)
         chosen[key] = values
@@ -298,11 +349,11 @@ class WorldBatch:
     def _cells(self, array: np.ndarray, key) -> tuple:
         """The (copy, row) cells ``array[key]`` touches, in order: (K,) int64 each (rows
         are all zero for a per-copy array such as gravity)."""
-        if array.ndim == 2 and array.shape[1] == 2 and array is self._gravity:
+        if array is self._gravity:
             ids = np.arange(self._copies)
             copies = np.unique(np.broadcast_to(ids[:, None], array.shape)[key])
             return copies, np.zeros(len(copies), dtype=np.int64)
-        count = self.body_count
+        count = array.shape[1]
         ids = np.arange(self._copies * count).reshape(self._copies, count)
         ids = ids.reshape(ids.shape + (1,) * (array.ndim - 2))
         cells = np.unique(np.broadcast_to(ids, array.shape)[key])

@@ -437,3 +437,61 @@ def test_impulses_reach_only_the_chosen_copies():
     batch.apply_impulse(1, np.full((3, 2), 1.0), copies=[0, 2])
     assert batch.velocities[1, 1].tolist() == [0.0, 0.0]
     assert batch.velocities[0, 1].tolist() == batch.velocities[2, 1].tolist() != [0.0, 0.0]
+
+
+def wheel_world() -> World:
+    """A box sliding on a ground and a wheel on a motor."""
+    world = World()
+    world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
+    world.add_body(Box(0.5, 0.5), position=(-3, 0.25), velocity=(3.0, 0.0))
+    wheel = world.add_body(Circle(0.4), position=(3, 0.4))
+    world.add_joint(RevoluteJoint(wheel, None, anchor=(3, 0.4), motor_speed=1.0,
+                                  max_motor_torque=5.0))  # fmt: skip
+    return world
+
+
+def test_motor_speeds_and_materials_per_copy_are_the_handles_writes():
+    world = wheel_world()
+    batch = WorldBatch(world, 3)
+    alone = [copy.deepcopy(world) for _ in range(3)]
+    batch.motor_speeds[1, 0] = -2.0
+    alone[1].joints[0].motor_speed = -2.0
+    batch.set_material(1, "friction", [0.1, 0.9, 0.0], copies=[0, 2])
+    alone[0].bodies[1].friction = 0.1
+    alone[2].bodies[1].friction = 0.0  # copy 1 keeps its own (its row of values unread)
+    batch.set_material(2, "restitution", np.full(3, 0.5))
+    for world_alone in alone:
+        world_alone.bodies[2].restitution = 0.5
+    for _ in range(90):
+        batch.step()
+        for world_alone in alone:
+            world_alone.step()
+    for c in range(3):
+        assert_same(state_of_copy(batch, c), state_of_world(alone[c]), f"copy {c}")
+    assert batch.motor_speeds.shape == (3, 1)
+    taken = batch.world(0)
+    assert taken.bodies[1].shapes[0] is not None
+    assert taken._parts.table.view("friction")[1] == 0.1
+
+
+@pytest.mark.parametrize(
+    "write, message",
+    [
+        (lambda b: b.motor_speeds.__setitem__((0, 0), 1e9), "motor_speed"),
+        (lambda b: b.motor_speeds.__setitem__((0, 0), np.nan), "motor_speed"),
+        (lambda b: b.set_material(1, "friction", np.full(3, -1.0)), "friction"),
+        (lambda b: b.set_material(1, "restitution", np.full(3, 2.0)), "restitution"),
+        (lambda b: b.set_material(1, "density", np.ones(3)), "name"),
+    ],
+)
+def test_a_refused_joint_or_material_write_changes_nothing(write, message):
+    batch = WorldBatch(wheel_world(), 3)
+    batch.step(2)
+    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(3)}
+    friction, restitution = batch._friction.copy(), batch._restitution.copy()
+    with pytest.raises(ValueError, match=message):
+        write(batch)
+    for c in range(3):
+        assert_same(state_of_copy(batch, c), before[c], f"copy {c}")
+    assert np.array_equal(batch._friction, friction)
+    assert np.array_equal(batch._restitution, restitution)
