@@ -35,7 +35,7 @@ from .body_store import DYNAMIC, KIND_CODES
 from .body_template import template
 from .candidate_pairs import pair_key
 from .contact_manifolds import no_manifold_columns
-from .joint_store import PRISMATIC
+from .joint_store import PRISMATIC, REVOLUTE
 from .materials import check_friction, check_restitution
 from .packing import widen
 from .resting_parts import empty_grid
@@ -52,6 +52,8 @@ from .step import METHOD_CODES, solve_settings
 from .step_inputs import SOLVE_BODY_FIELDS
 
 STATIC = KIND_CODES["static"]
+# The limit columns: batch attribute -> joint column.
+LIMITS = {"lower_limits": "lower", "upper_limits": "upper"}
 # The writable body columns: attribute -> (column, what a handle calls it, limit, unit).
 STATE = {
     "positions": ("position", "position", MAX_COORDINATE, "m"),
@@ -232,6 +234,18 @@ class WorldBatch:
         doc="(C, J) each joint's motor speed, rad/s (m/s for a prismatic joint), in the "
         "order of ``world.joints`` (a ``BatchColumn``; a write wakes the joint's bodies).",
     )
+    lower_limits = property(
+        lambda self: self._column("lower_limits"),
+        lambda self, value: self._column("lower_limits").__setitem__(Ellipsis, value),
+        doc="(C, J) each joint's lower limit, rad (m for a prismatic joint), -inf for none "
+        "(a ``BatchColumn``; revolute and prismatic joints only, never past the upper).",
+    )
+    upper_limits = property(
+        lambda self: self._column("upper_limits"),
+        lambda self, value: self._column("upper_limits").__setitem__(Ellipsis, value),
+        doc="(C, J) each joint's upper limit, rad (m for a prismatic joint), +inf for none "
+        "(a ``BatchColumn``; revolute and prismatic joints only, never past the lower).",
+    )
     gravity = property(
         lambda self: self._column("gravity"),
         lambda self, value: self._column("gravity").__setitem__(Ellipsis, value),
@@ -243,6 +257,8 @@ class WorldBatch:
             return self._gravity
         if name == "motor_speeds":
             return self._joints["motor_speed"]
+        if name in LIMITS:
+            return self._joints[LIMITS[name]]
         if name == "awake":
             return self._body["awake"]
         return self._body[STATE[name][0]]
@@ -257,6 +273,9 @@ class WorldBatch:
             return
         if name == "motor_speeds":
             self._write_motor_speeds(key, value, copies, rows)
+            return
+        if name in LIMITS:
+            self._write_limits(name, key, value, copies, rows)
             return
         if name == "gravity":
             trial = array.copy()
@@ -303,12 +322,57 @@ class WorldBatch:
         linear = self._inputs.joints[0][joints] == PRISMATIC
         check_sizes(new[linear], "motor_speed", MAX_SPEED, "m/s")
         check_sizes(new[~linear], "motor_speed", MAX_ANGULAR_SPEED, "rad/s")
+        self._wake_joints(copies, joints)
+        array[copies, joints] = new
+
+    def _write_limits(self, name: str, key, value, copies, joints) -> None:
+        """Check and write joint limits at (copies, joints) as a joint handle's ``lower``
+        or ``upper`` write does (a missing limit is -inf or +inf here), waking the
+        joint's bodies."""
+        side = LIMITS[name]
+        array = self._joints[side]
+        lower = side == "lower"
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{side}: expected real numbers, got {type(value).__name__}")
+        given = np.asarray(value, dtype=np.float64) if not isinstance(value, str) else value
+        if isinstance(given, str) or np.isnan(given).any():
+            raise ValueError(f"{side}: expected numbers (inf for no limit), got {value!r}")
+        # No limit is -inf below, +inf above (a handle's None); the other infinity is not one.
+        if (given == (np.inf if lower else -np.inf)).any():
+            raise ValueError(f"{side}: must be finite or {'-' if lower else '+'}inf (no limit)")
+        trial = array.copy()
+        try:
+            trial[key] = np.broadcast_to(given, array[key].shape)
+        except ValueError:
+            raise ValueError(
+                f"{side}: expected values of shape {array[key].shape}, got {given.shape}"
+            ) from None
+        new = trial[copies, joints]
+        kinds = self._inputs.joints[0][joints]
+        without = ~np.isin(kinds, (REVOLUTE, PRISMATIC))
+        if without.any():
+            raise ValueError(
+                f"{side}: joint {int(joints[without][0])} has no limits (revolute and "
+                "prismatic joints have them)"
+            )
+        other = self._joints["upper" if lower else "lower"][copies, joints]
+        wrong = new > other if lower else new < other
+        if wrong.any():
+            at = int(np.flatnonzero(wrong)[0])
+            relation, other_name = ("<=", "upper") if lower else (">=", "lower")
+            raise ValueError(
+                f"{side}: must be {relation} {other_name} ({other[at]}), got {new[at]}"
+            )
+        self._wake_joints(copies, joints)
+        array[copies, joints] = new
+
+    def _wake_joints(self, copies, joints) -> None:
+        """Wake the bodies of the joints at (copies, joints) (K,) each."""
         slots = self._inputs.slots[joints]
         for side in (0, 1):
             bodies = slots[:, side]
             real = bodies < self.body_count  # a joint to the world has the world's slot
             self._wake(copies[real], bodies[real], touching_too=False)
-        array[copies, joints] = new
 
     def set_material(self, body, name: str, values, copies=None) -> None:
         """Set ``body``'s ``friction`` or ``restitution`` in the chosen copies (a (C,)

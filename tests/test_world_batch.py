@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_whole_step import bodies, build
 
-from engine import Box, Circle, RevoluteJoint, Segment, World, WorldBatch
+from engine import Box, Circle, DistanceJoint, RevoluteJoint, Segment, World, WorldBatch
 from engine.solver_inputs import SOLVER_JOINT_FIELDS
 from engine.step_inputs import SOLVE_BODY_FIELDS
 
@@ -495,3 +495,40 @@ def test_a_refused_joint_or_material_write_changes_nothing(write, message):
         assert_same(state_of_copy(batch, c), before[c], f"copy {c}")
     assert np.array_equal(batch._friction, friction)
     assert np.array_equal(batch._restitution, restitution)
+
+
+def test_joint_limits_per_copy_are_the_handles_writes():
+    world = World()
+    world.add_body(Box(20, 1), position=(0, -0.5), kind="static")
+    arm = world.add_body(Box(1.0, 0.1), position=(1.5, 3.0))
+    world.add_joint(RevoluteJoint(arm, None, anchor=(1, 3), lower=-1.0, upper=1.0))
+    batch = WorldBatch(world, 3)
+    alone = [copy.deepcopy(world) for _ in range(3)]
+    batch.lower_limits[1, 0] = -0.2
+    alone[1].joints[0].lower = -0.2
+    batch.upper_limits[2] = np.inf  # no upper limit
+    alone[2].joints[0].upper = None
+    batch.lower_limits[2] = -np.inf
+    alone[2].joints[0].lower = None
+    for _ in range(60):
+        batch.step()
+        for world_alone in alone:
+            world_alone.step()
+    for c in range(3):
+        assert_same(state_of_copy(batch, c), state_of_world(alone[c]), f"copy {c}")
+    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(3)}
+    for write, message in [
+        (lambda: batch.lower_limits.__setitem__((0, 0), 2.0), "lower: must be <= upper"),
+        (lambda: batch.upper_limits.__setitem__((1, 0), -0.5), "upper: must be >= lower"),
+        (lambda: batch.lower_limits.__setitem__((0, 0), np.inf), "lower"),
+        (lambda: batch.upper_limits.__setitem__((0, 0), np.nan), "upper"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            write()
+    for c in range(3):
+        assert_same(state_of_copy(batch, c), before[c], f"copy {c}")
+    roped = World()
+    ball = roped.add_body(Circle(0.3), position=(0, 2))
+    roped.add_joint(DistanceJoint(ball, None, (0, 2), (0, 4)))
+    with pytest.raises(ValueError, match="revolute"):
+        WorldBatch(roped, 2).lower_limits[0, 0] = 0.0
