@@ -27,6 +27,7 @@ from .batch_checks import (
     copy_count,
     real_array,
 )
+from .batch_file import load_batch, save_batch
 from .batch_step import reset_kept, step_copies, touching_flags
 from .batch_wake import wake_for_writes, write_awake
 from .body import Body
@@ -577,6 +578,18 @@ class WorldBatch:
             dtype=np.int64,
         )
         return touching_flags(self._touching, keys.reshape(-1))
+
+    # -- files -----------------------------------------------------------------------------
+    def save(self, path) -> None:
+        """Write the batch to ``path`` (a path or a binary file object): the template world
+        and every copy's state (``engine.batch_file``)."""
+        save_batch(self, path)
+
+    @staticmethod
+    def load(path) -> WorldBatch:
+        """A new batch from a file ``save`` wrote; it steps on as the saved batch would.
+        ValueError naming the file and the problem for anything inconsistent."""
+        return load_batch(path)
 
     # -- copies as Worlds, and back to the start -------------------------------------------
     def world(self, index: int):

@@ -9,6 +9,7 @@ islands, the touching pairs), whatever the number of threads.
 from __future__ import annotations
 
 import copy
+import io
 
 import numba
 import numpy as np
@@ -532,3 +533,75 @@ def test_joint_limits_per_copy_are_the_handles_writes():
     roped.add_joint(DistanceJoint(ball, None, (0, 2), (0, 4)))
     with pytest.raises(ValueError, match="revolute"):
         WorldBatch(roped, 2).lower_limits[0, 0] = 0.0
+
+
+def test_a_saved_batch_loads_and_steps_on_as_the_saved_one():
+    world = hilly_world([0.0] * 7)
+    world.add_joint(RevoluteJoint(world.bodies[1], None, anchor=(-2.0, 3.0), motor_speed=1.0,
+                                  max_motor_torque=2.0))  # fmt: skip
+    batch = WorldBatch(world, 3)
+    batch.reshape(0, hills([0.0, 0.5, 1.2, 0.3, 0.8, 0.1, 0.0]), [2])
+    batch.gravity[1] = (0.5, -4.0)
+    batch.motor_speeds[0, 0] = -1.5
+    batch.step(40)
+    buffer = io.BytesIO()
+    batch.save(buffer)
+    buffer.seek(0)
+    loaded = WorldBatch.load(buffer)
+    for c in range(3):
+        assert_same(state_of_copy(loaded, c), state_of_copy(batch, c), f"loaded copy {c}")
+    batch.step(60)
+    loaded.step(60)
+    for c in range(3):
+        assert_same(state_of_copy(loaded, c), state_of_copy(batch, c), f"stepped copy {c}")
+    assert loaded.world(2).bodies[0].shapes[2].a.tolist() == [-2.0, 1.2]
+
+
+def damaged(batch: WorldBatch, name: str, change) -> io.BytesIO:
+    """The batch's file with array ``name`` changed by ``change(array) -> array``."""
+    buffer = io.BytesIO()
+    batch.save(buffer)
+    buffer.seek(0)
+    with np.load(buffer) as archive:
+        arrays = {key: archive[key] for key in archive.files}
+    arrays[name] = change(arrays[name].copy())
+    out = io.BytesIO()
+    np.savez(out, **arrays)
+    out.seek(0)
+    return out
+
+
+def set_first(value):
+    def change(array):
+        array.reshape(-1)[0] = value
+        return array
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "name, change, message",
+    [
+        ("body.position", set_first(2e12), "body.position"),
+        ("body.kind", set_first(0), "body.kind"),
+        ("body.velocity", set_first(np.nan), "NaN"),
+        ("joint.lower", set_first(5.0), "joint.lower"),
+        ("warm.counts", lambda a: a + 1, "warm.counts"),
+        ("restitution", set_first(3.0), "restitution"),
+        ("template", lambda a: a[: len(a) // 2], "template"),
+        ("steps", lambda a: a[:1], "steps"),
+    ],
+)
+def test_a_damaged_batch_file_is_refused_naming_the_array(name, change, message):
+    world = pile(0)
+    batch = WorldBatch(world, 2)
+    batch.step(30)
+    with pytest.raises(ValueError, match=message):
+        WorldBatch.load(damaged(batch, name, change))
+
+
+def test_a_file_that_is_not_a_batch_is_refused(tmp_path):
+    path = tmp_path / "world.npz"
+    pile(0).save(path)
+    with pytest.raises(ValueError, match="unexpected array|WorldBatch"):
+        WorldBatch.load(path)
