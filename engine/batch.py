@@ -28,7 +28,7 @@ from .batch_checks import (
     real_array,
 )
 from .batch_file import load_batch, save_batch
-from .batch_step import reset_kept, step_copies, touching_flags
+from .batch_step import gathered_events, reset_kept, step_copies, touching_flags
 from .batch_wake import wake_for_writes, write_awake
 from .body import Body
 from .body_forces import LARGEST
@@ -53,6 +53,8 @@ from .step import METHOD_CODES, solve_settings
 from .step_inputs import SOLVE_BODY_FIELDS
 
 STATIC = KIND_CODES["static"]
+# A copy's contact events when nothing began or ended: (began keys, impulses, ended keys).
+NO_EVENTS = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
 # The limit columns: batch attribute -> joint column.
 LIMITS = {"lower_limits": "lower", "upper_limits": "upper"}
 # The writable body columns: attribute -> (column, what a handle calls it, limit, unit).
@@ -123,6 +125,7 @@ class WorldBatch:
         self._grids, self._grid_valid, self._resting, self._warms, self._touching = (
             self._start_lists(count)
         )
+        self._events = typed.List([NO_EVENTS] * count) if count else typed.List()
         # The settings every copy shares, as ``engine.step.advance_one_step`` gives them.
         slop = template._linear_slop
         self._detect_settings = (
@@ -191,7 +194,7 @@ class WorldBatch:
             step_copies(
                 body, self._gravity, shapes, owner, sensor, self._friction, self._restitution,
                 inputs.filters, inputs.slots, joints, self._joint_rows, self._grids,
-                self._grid_valid, self._resting, self._warms, self._touching,
+                self._grid_valid, self._resting, self._warms, self._touching, self._events,
                 self._next_island, self._steps, self._detect_settings, self._solve_settings,
                 self._sleep,
             )  # fmt: skip
@@ -565,6 +568,22 @@ class WorldBatch:
         for index in indices:
             self._reshaped[(int(index), row)] = kept
 
+    def contact_events(self) -> tuple:
+        """The last step's contact begin and end in every copy, as arrays (the
+        ``contact_begin`` and ``contact_end`` events a World of each copy reports):
+        ((copies (B,) int64, rows (B, 2) int64, impulses (B,)), (copies (E,), rows (E,
+        2))). rows: the pair's two bodies, the one of lower body id first; impulses: the
+        normal impulse of the step the pair began touching, N s (``Contact``'s)."""
+        (began_copy, began, impulses), (ended_copy, ended) = gathered_events(self._events)
+        return (began_copy, self._pair_rows(began), impulses), (ended_copy, self._pair_rows(ended))
+
+    def _pair_rows(self, keys: np.ndarray) -> np.ndarray:
+        """(K, 2) int64 body rows of body-pair keys (K,)."""
+        row_of_id = self._template._bodies.row_of_id
+        return np.column_stack([row_of_id[keys >> 32], row_of_id[keys & 0xFFFFFFFF]]).astype(
+            np.int64
+        )
+
     def touching(self, pairs) -> np.ndarray:
         """(C, K) bool: whether each of the body pairs (K, 2) (Bodies of the template world
         or rows) touched in each copy after its last step, as ``world.contacts`` lists a
@@ -589,7 +608,7 @@ class WorldBatch:
     def load(path) -> WorldBatch:
         """A new batch from a file ``save`` wrote; it steps on as the saved batch would.
         ValueError naming the file and the problem for anything inconsistent."""
-        return load_batch(path)
+        return load_batch(path, WorldBatch)
 
     # -- copies as Worlds, and back to the start -------------------------------------------
     def world(self, index: int):
@@ -665,7 +684,8 @@ class WorldBatch:
         self._reshaped = {key: value for key, value in self._reshaped.items() if not chosen[key[0]]}
         reset_kept(
             np.flatnonzero(chosen), self._grids, self._resting, self._warms, self._touching,
-            start["grid"], start["resting"], start["warm"], start["touching"],
+            self._events, start["grid"], start["resting"], start["warm"], start["touching"],
+            NO_EVENTS,
         )  # fmt: skip
         self._grid_valid[chosen] = False
         for name, (copies_of, rows, new) in cells.items():

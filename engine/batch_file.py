@@ -74,13 +74,13 @@ def save_batch(batch, path) -> None:
         np.savez(file, **arrays)
 
 
-def load_batch(path):
-    """A new WorldBatch from a file ``save_batch`` wrote (a path or a binary file object).
+def load_batch(path, batch_type: type):
+    """A new batch (of ``batch_type``, the WorldBatch class: ``WorldBatch.load(path)``
+    passes it) from a file ``save_batch`` wrote (a path or a binary file object).
 
     ValueError naming the file and the problem for anything that is not a complete,
     consistent batch; OSError when it cannot be read. Nothing else is changed.
     """
-    from .batch import WorldBatch
     from .world import World
 
     if hasattr(path, "read"):
@@ -92,7 +92,7 @@ def load_batch(path):
     header, arrays = read_archive(data, where, _known(), _read_header, _limits)
     check = ArrayChecker(where, arrays, {"C": header["copies"]})
     template = _load_world(check.take("template", np.uint8, ("B",)), f"{where}: template")
-    batch = WorldBatch(template, header["copies"])
+    batch = batch_type(template, header["copies"])
     _reshape(batch, check, header, where, World)
     _take_bodies(batch, check)
     _take_joints(batch, check)
@@ -103,8 +103,7 @@ def load_batch(path):
 
 
 def _take_bodies(batch, check: ArrayChecker) -> None:
-    from .batch import STATIC
-    from .body_store import DYNAMIC
+    from .body_store import DYNAMIC, STATIC
     from .settings import MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_SPEED
 
     taken = {}

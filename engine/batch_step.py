@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .events import touching_pairs
+from .events import began_and_ended, touching_pairs
 from .jit import kernel
 from .sleep import any_active
 from .substep import SUBSTEPS
@@ -25,8 +25,8 @@ from .whole_step import step_core
 
 @kernel(parallel=True)
 def step_copies(body, gravity, shapes, owner, sensor, friction, restitution, filters, slots,
-                joints, joint_rows, grids, grid_valid, resting, warms, touching, next_island,
-                steps, detect_settings, solve_settings, sleep):  # fmt: skip
+                joints, joint_rows, grids, grid_valid, resting, warms, touching, events,
+                next_island, steps, detect_settings, solve_settings, sleep):  # fmt: skip
     """Step every copy once, in place, each on a thread of its own.
 
     body: the 19 body columns of ``engine.step_inputs.SOLVE_BODY_FIELDS``, each (C, N, ...);
@@ -41,7 +41,9 @@ def step_copies(body, gravity, shapes, owner, sensor, friction, restitution, fil
     resting (typed list of C manifold columns, ``engine.contact_manifolds`` order, of the
     contacts among resting parts), warms (typed list of C warm-start caches: keys (W,)
     int64, normal, tangent (W,)), touching (typed list of C sorted (K,) int64 body-pair
-    keys, ``engine.events.touching_pairs``), next_island (C,) int64, steps (C,) int64
+    keys, ``engine.events.touching_pairs``), events (typed list of C (began (B,) int64
+    body-pair keys, their normal impulses (B,), ended (E,) keys) of the last step's
+    contact begin and end), next_island (C,) int64, steps (C,) int64
     the steps each copy has taken (odd ones solve backwards, as a World's do). Settings as
     ``whole_step`` takes them, shared.
     """
@@ -49,14 +51,14 @@ def step_copies(body, gravity, shapes, owner, sensor, friction, restitution, fil
         # A prange index is unsigned; the copy index is an int64 like every row index.
         step_copy(np.int64(c), body, gravity, shapes, owner, sensor, friction, restitution,
                   filters, slots, joints, joint_rows, grids, grid_valid, resting, warms,
-                  touching, next_island, steps, detect_settings, solve_settings,
+                  touching, events, next_island, steps, detect_settings, solve_settings,
                   sleep)  # fmt: skip
 
 
 @kernel
 def step_copy(c, body, gravity, shapes, owner, sensor, friction, restitution, filters, slots,
-              joints, joint_rows, grids, grid_valid, resting, warms, touching, next_island,
-              steps, detect_settings, solve_settings, sleep):  # fmt: skip
+              joints, joint_rows, grids, grid_valid, resting, warms, touching, events,
+              next_island, steps, detect_settings, solve_settings, sleep):  # fmt: skip
     """Step copy ``c`` as ``engine.step.advance_one_step`` steps a World without presolve
     handlers (``step_copies`` describes the arguments)."""
     copy_body = body_of(body, c)
@@ -97,8 +99,20 @@ def step_copy(c, body, gravity, shapes, owner, sensor, friction, restitution, fi
     if len(keys) or len(warms[c][0]):
         warms[c] = _store(keys, normal, tangent)
     if len(keys) or len(touching[c]):
-        touching[c] = touching_pairs(found[0], found[1], filters[5], found[6], found[9],
-                                     found[13])[2]  # fmt: skip
+        flags, pairs, current = touching_pairs(found[0], found[1], filters[5], found[6],
+                                               found[9], found[13])  # fmt: skip
+        began, _, ended = began_and_ended(touching[c], current)
+        # A pair's impulse: its touching manifolds' normal impulses, summed in their order
+        # (``engine.events.contact_table``).
+        sums = np.zeros(len(current))
+        for i in range(len(flags)):
+            if flags[i]:
+                at = np.searchsorted(current, pairs[i])
+                sums[at] += found[9][i, 0] + found[9][i, 1]
+        events[c] = (current[began], sums[began], touching[c][ended])
+        touching[c] = current
+    elif len(events[c][0]) or len(events[c][2]):
+        events[c] = (events[c][0][:0], events[c][1][:0], events[c][2][:0])
 
 
 @kernel(inline=True)
@@ -156,15 +170,43 @@ def joints_of(joints, c):
 
 
 @kernel
-def reset_kept(chosen, grids, resting, warms, touching, grid, among, warm, pairs):
+def reset_kept(chosen, grids, resting, warms, touching, events, grid, among, warm, pairs,
+               happened):  # fmt: skip
     """Give the copies ``chosen`` (K,) int64 what a new copy keeps between steps, in
     place: the resting grid (marked stale by the caller), the contacts among resting
-    parts, the warm-start cache and the touching pairs (``step_copies``' lists)."""
+    parts, the warm-start cache, the touching pairs and the last step's contact events
+    (``step_copies``' lists)."""
     for c in chosen:
         grids[c] = grid
         resting[c] = among
         warms[c] = warm
         touching[c] = pairs
+        events[c] = happened
+
+
+@kernel
+def gathered_events(events):
+    """The copies' last contact events as flat arrays: (copy (B,) int64, began keys (B,),
+    their impulses (B,)), (copy (E,) int64, ended keys (E,)), copies in order."""
+    began = ended = 0
+    for c in range(len(events)):
+        began += len(events[c][0])
+        ended += len(events[c][2])
+    began_copy = np.empty(began, dtype=np.int64)
+    began_keys = np.empty(began, dtype=np.int64)
+    impulses = np.empty(began)
+    ended_copy = np.empty(ended, dtype=np.int64)
+    ended_keys = np.empty(ended, dtype=np.int64)
+    b = e = 0
+    for c in range(len(events)):
+        keys, sums, gone = events[c]
+        for k in range(len(keys)):
+            began_copy[b], began_keys[b], impulses[b] = c, keys[k], sums[k]
+            b += 1
+        for k in range(len(gone)):
+            ended_copy[e], ended_keys[e] = c, gone[k]
+            e += 1
+    return (began_copy, began_keys, impulses), (ended_copy, ended_keys)
 
 
 @kernel

@@ -148,6 +148,7 @@ def warm_world() -> None:
             batch.awake[1, 2] = True
             batch.step(2)
             batch.touching([(0, 2)])
+            batch.contact_events()
             batch.reset([0])
 
 

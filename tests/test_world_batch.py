@@ -605,3 +605,44 @@ def test_a_file_that_is_not_a_batch_is_refused(tmp_path):
     pile(0).save(path)
     with pytest.raises(ValueError, match="unexpected array|WorldBatch"):
         WorldBatch.load(path)
+
+
+def world_contact_events(world: World) -> tuple:
+    """The World's last contact_begin and contact_end as the batch reports them: sorted
+    lists of (row, row, impulse) and (row, row), lower body id first."""
+    began, ended = [], []
+    for event in world.events:
+        contact = event.subject
+        if event.name not in ("contact_begin", "contact_end"):
+            continue
+        a, b = sorted((contact.body_a, contact.body_b), key=lambda body: body.body_id)
+        rows = (world.index_of(a), world.index_of(b))
+        if event.name == "contact_begin":
+            began.append((*rows, contact.normal_impulse))
+        else:
+            ended.append(rows)
+    return sorted(began), sorted(ended)
+
+
+def test_contact_events_are_the_worlds_events_copy_by_copy():
+    world = pile(6)
+    batch = WorldBatch(world, 2)
+    batch.velocities[1, 3] = (4.0, 3.0)  # copy 1's ball is thrown: other contacts
+    alone = [copy.deepcopy(world), copy.deepcopy(world)]
+    alone[1].bodies[3].velocity = (4.0, 3.0)
+    seen = 0
+    for _ in range(150):
+        batch.step()
+        (began_copy, began_rows, impulses), (ended_copy, ended_rows) = batch.contact_events()
+        for c, world_alone in enumerate(alone):
+            world_alone.step()
+            mine = (
+                sorted(
+                    (int(a), int(b), float(j))
+                    for (a, b), j in zip(began_rows[began_copy == c], impulses[began_copy == c])
+                ),
+                sorted((int(a), int(b)) for a, b in ended_rows[ended_copy == c]),
+            )
+            assert mine == world_contact_events(world_alone)
+            seen += len(mine[0]) + len(mine[1])
+    assert seen > 10, "contacts began and ended"
