@@ -72,7 +72,11 @@ class LocalProcesses:
         forkable = "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith(
             "linux"
         )
-        method = "fork" if forkable and threading.active_count() == 1 else "spawn"
+        # Forking copies only the calling thread: a process with other threads (Python's,
+        # or the OpenMP threads numba starts for a WorldBatch, which GNU OpenMP refuses to
+        # fork) starts its workers afresh instead.
+        alone = threading.active_count() == 1 and not _parallel_threads_started()
+        method = "fork" if forkable and alone else "spawn"
         context = multiprocessing.get_context(method)
         self._pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
 
@@ -150,6 +154,18 @@ def check_importable(function) -> None:
             "function: it is defined in an interactive session, which worker processes "
             f"cannot import; {advice}"
         )
+
+
+def _parallel_threads_started() -> bool:
+    """Whether numba has started its threads in this process (a parallel kernel ran)."""
+    numba = sys.modules.get("numba")
+    if numba is None:
+        return False
+    try:
+        numba.threading_layer()
+    except ValueError:  # no parallel kernel has run: no threads
+        return False
+    return True
 
 
 def default_workers() -> int:

@@ -43,6 +43,10 @@ def sweep(
     function: returns a dict of numbers (or strings, or arrays); a run that raises is
     recorded with its error and the others go on.
 
+    function may be an ``engine.experiments.Batched`` experiment: runs that differ only in
+    settings and initial state, run a chunk at a time as the copies of one WorldBatch
+    (then ``workers`` defaults to 1: the batch uses the cores).
+
     Where the runs execute: ``workers`` local processes (default: the cores available;
     ``workers=1`` runs in this process, for debugging), or a Dask cluster given by its
     ``scheduler`` address ("tcp://host:8786") or a ``client`` (``distributed.Client``).
@@ -141,7 +145,9 @@ def _open_executor(function, workers, scheduler, client, connect_timeout, pendin
         if not isinstance(client, distributed.Client):
             raise TypeError(f"client: expected a distributed.Client, got {type(client).__name__}")
         return DaskCluster(client, owned=False)
-    workers = default_workers() if workers is None else workers
+    if workers is None:
+        # A batched experiment spreads its copies over the cores itself: one process.
+        workers = 1 if hasattr(function, "run_chunk") else default_workers()
     if workers == 1:
         return InProcess()
     return LocalProcesses(function, min(workers, len(pending)))

@@ -30,7 +30,11 @@ class Outcome(NamedTuple):
 def run_chunk(function, runs, pass_seed: bool, taken: tuple) -> list[Outcome]:
     """Call ``function(**parameters)`` (and ``seed=``, when ``pass_seed``) for each Run of
     ``runs``. A run that raises is recorded and the others go on. ``taken``: column names
-    the function's results may not use (the parameters and sweep's own columns)."""
+    the function's results may not use (the parameters and sweep's own columns). An
+    experiment that runs a chunk whole (``engine.experiments.Batched``: one WorldBatch
+    for the chunk) is handed it."""
+    if hasattr(function, "run_chunk"):
+        return function.run_chunk(runs, pass_seed, taken)
     outcomes = []
     for run in runs:
         arguments = dict(run.parameters, seed=run.seed) if pass_seed else run.parameters
