@@ -28,6 +28,7 @@ from .batch_checks import (
     real_array,
 )
 from .batch_file import load_batch, save_batch
+from .batch_queries import raycast_copies
 from .batch_step import gathered_events, reset_kept, step_copies, touching_flags
 from .batch_wake import wake_for_writes, write_awake
 from .body import Body
@@ -39,6 +40,8 @@ from .contact_manifolds import no_manifold_columns
 from .joint_store import PRISMATIC, REVOLUTE
 from .materials import check_friction, check_restitution
 from .packing import widen
+from .queries import check_mask
+from .raycast import RayHits
 from .resting_parts import empty_grid
 from .settings import (
     FLIP_SLOPS,
@@ -583,6 +586,29 @@ class WorldBatch:
         return np.column_stack([row_of_id[keys >> 32], row_of_id[keys & 0xFFFFFFFF]]).astype(
             np.int64
         )
+
+    def raycast_many(self, starts, ends, mask: int = 0xFFFF) -> RayHits:
+        """R rays in each copy at once (a lidar per copy): starts, ends (C, R, 2). Returns
+        RayHits of (C, R) arrays: body_row (-1: no hit), fraction, point and normal (C, R,
+        2) (NaN: no hit), each copy's as ``world.raycast_many`` gives them in a World of
+        that copy. ValueError for a ray whose end is its start."""
+        count = self._copies
+        starts = np.ascontiguousarray(real_array(starts, "starts", np.shape(starts)))
+        if starts.ndim != 3 or starts.shape[0] != count or starts.shape[2] != 2:
+            raise ValueError(f"starts: expected ({count}, R, 2), got {starts.shape}")
+        ends = np.ascontiguousarray(real_array(ends, "ends", starts.shape))
+        if np.any(np.all(starts == ends, axis=2)):
+            raise ValueError(
+                "ends: every ray needs end != start (a zero-length ray has no direction)"
+            )
+        mask = check_mask(mask)
+        part = self._inputs.part
+        hits = raycast_copies(
+            self._body["position"], self._body["angle"], part["body"], self._vertices,
+            self._normals, self._inputs.table[2], self._inputs.table[3], self._reach,
+            part["category"], part["sensor"], mask, starts, ends,
+        )  # fmt: skip
+        return RayHits(*hits)
 
     def touching(self, pairs) -> np.ndarray:
         """(C, K) bool: whether each of the body pairs (K, 2) (Bodies of the template world

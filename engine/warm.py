@@ -149,6 +149,7 @@ def warm_world() -> None:
             batch.step(2)
             batch.touching([(0, 2)])
             batch.contact_events()
+            batch.raycast_many(np.zeros((2, 1, 2)), np.ones((2, 1, 2)))
             batch.reset([0])
 
 

@@ -646,3 +646,25 @@ def test_contact_events_are_the_worlds_events_copy_by_copy():
             assert mine == world_contact_events(world_alone)
             seen += len(mine[0]) + len(mine[1])
     assert seen > 10, "contacts began and ended"
+
+
+def test_raycasts_in_every_copy_are_the_worlds_raycasts():
+    world = hilly_world([0.0] * 7)
+    batch = WorldBatch(world, 3)
+    batch.reshape(0, hills([0.0, 0.5, 1.2, 0.3, 0.8, 0.1, 0.0]), [1])
+    batch.positions[2, 4] = (-1.0, 2.0)
+    batch.step(20)
+    angles = np.linspace(-np.pi, 0.0, 9)
+    starts = np.tile([0.0, 2.5], (3, 9, 1))
+    ends = starts + 8.0 * np.stack([np.cos(angles), np.sin(angles)], axis=1)[None]
+    hits = batch.raycast_many(starts, ends)
+    assert hits.body_row.shape == (3, 9) and hits.point.shape == (3, 9, 2)
+    for c in range(3):
+        expected = batch.world(c).raycast_many(starts[c], ends[c])
+        for got, want in zip(hits, expected):
+            assert np.array_equal(got[c], want, equal_nan=True)
+    assert (hits.body_row >= 0).sum() > 9, "rays hit the ground and the bodies"
+    with pytest.raises(ValueError, match="ends"):
+        batch.raycast_many(starts, starts)
+    with pytest.raises(ValueError, match="starts"):
+        batch.raycast_many(starts[:2], ends[:2])
