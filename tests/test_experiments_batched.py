@@ -104,3 +104,17 @@ def test_one_run_called_alone():
 def test_batched_needs_two_callables(build, run):
     with pytest.raises(TypeError):
         Batched(build, run)
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_runs_each_chunk_as_a_batch():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        batched = sweep(
+            BATCHED_DROP, grid=GRID, repeats=2, scheduler=cluster.scheduler_address,
+            progress=False,
+        )  # fmt: skip
+    one_by_one = sweep(drop, grid=GRID, repeats=2, workers=1, progress=False)
+    assert plain(batched).equals(plain(one_by_one))
