@@ -9,26 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_experiments_sweep import drop  # the same experiment, a World per run
 
 from engine import Box, Circle, World, WorldBatch
 from engine.experiments import Batched, sweep
 
 GRID = {"restitution": [0.0, 0.5, 0.9], "height": [1.0, 2.0]}
-
-
-def drop(restitution, height, seed):
-    """A ball and a box dropped on the ground with a seeded nudge and tilt, a World per
-    run: where they are after 30 steps."""
-    rng = np.random.default_rng(seed)
-    world = World()
-    world.add_body(Box(10, 1), position=(0, -0.5), kind="static")
-    ball = world.add_body(
-        Circle(0.2), position=(0, height), velocity=(rng.normal(), 0), restitution=restitution
-    )
-    box = world.add_body(Box(0.4, 0.4), position=(0.5, 0.3), angle=rng.uniform(0, 1))
-    for _ in range(30):
-        world.step()
-    return {"ball_x": ball.position[0], "ball_y": ball.position[1], "box_angle": box.angle}
 
 
 def build_drop():

@@ -50,6 +50,24 @@ def state_of_copy(batch: WorldBatch, index: int) -> dict:
     return out
 
 
+def step_alike(batch: WorldBatch, worlds: list, steps: int) -> None:
+    """Step the batch and each World alone ``steps`` times, then hold copy c to worlds[c]."""
+    for _ in range(steps):
+        batch.step()
+        for world in worlds:
+            world.step()
+    for c, world in enumerate(worlds):
+        assert_same(state_of_copy(batch, c), state_of_world(world), f"copy {c}")
+
+
+def copies_now(batch: WorldBatch) -> dict:
+    """Copies of every copy's state arrays, by copy: what a refused call must leave."""
+    return {
+        c: {name: np.copy(value) for name, value in state_of_copy(batch, c).items()}
+        for c in range(batch.copies)
+    }
+
+
 def assert_same(copy_state: dict, world_state: dict, where: str) -> None:
     assert copy_state.keys() == world_state.keys()
     for name, expected in world_state.items():
@@ -134,12 +152,7 @@ def test_a_long_run_of_copies_ends_where_the_world_alone_ends():
     alone = [copy.deepcopy(world) for _ in range(3)]
     alone[1].bodies[4].velocity = (2.0, 0.0)
     alone[2].gravity = (1.0, -5.0)
-    for _ in range(400):
-        batch.step()
-        for world_alone in alone:
-            world_alone.step()
-    for c in range(3):
-        assert_same(state_of_copy(batch, c), state_of_world(alone[c]), f"copy {c}")
+    step_alike(batch, alone, 400)
     assert not batch.awake[0].all(), "some of the pile sleeps"
 
 
@@ -185,8 +198,7 @@ def test_reset_puts_the_chosen_copies_back_and_leaves_the_others():
     world = pile(7)
     batch = WorldBatch(world, 4)
     batch.step(20)
-    moved = {c: state_of_copy(batch, c) for c in range(4)}
-    moved = {c: {k: np.copy(v) for k, v in state.items()} for c, state in moved.items()}
+    moved = copies_now(batch)
     batch.reset([1, 3])
     fresh = WorldBatch(world, 1)
     assert_same(state_of_copy(batch, 1), state_of_copy(fresh, 0), "reset copy 1")
@@ -280,7 +292,7 @@ def test_reads_are_read_only_arrays_of_the_right_shapes():
 def test_a_refused_write_names_the_argument_and_changes_nothing(write, error, message):
     batch = WorldBatch(pile(0), 2)
     batch.step(3)
-    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(2)}
+    before = copies_now(batch)
     gravity = np.copy(batch.gravity)
     with pytest.raises(error, match=message):
         write(batch)
@@ -316,7 +328,7 @@ def test_reset_to_a_given_state_is_a_reset_then_those_writes():
     world = pile(8)
     batch = WorldBatch(world, 3)
     batch.step(10)
-    untouched = {k: np.copy(v) for k, v in state_of_copy(batch, 1).items()}
+    untouched = copies_now(batch)[1]
     positions = np.asarray(batch.positions[[0, 2]]) + (0.0, 0.5)
     batch.reset([0, 2], state={"positions": positions, "angles": 0.1})
     expected = WorldBatch(world, 3)
@@ -342,7 +354,7 @@ def test_reset_to_a_given_state_is_a_reset_then_those_writes():
 def test_a_refused_reset_changes_nothing(state, error, message):
     batch = WorldBatch(pile(0), 2)
     batch.step(5)
-    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(2)}
+    before = copies_now(batch)
     with pytest.raises(error, match=message):
         batch.reset([1], state=state)
     for c in range(2):
@@ -401,7 +413,7 @@ def test_a_reshaped_copy_steps_as_the_world_built_with_those_shapes():
 def test_a_refused_reshape_changes_nothing(body, shapes, message):
     batch = WorldBatch(hilly_world([0.0] * 7), 2)
     batch.step(3)
-    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(2)}
+    before = copies_now(batch)
     vertices = batch._vertices.copy()
     with pytest.raises(ValueError, match=message):
         batch.reshape(body, shapes)
@@ -463,12 +475,7 @@ def test_motor_speeds_and_materials_per_copy_are_the_handles_writes():
     batch.set_material(2, "restitution", np.full(3, 0.5))
     for world_alone in alone:
         world_alone.bodies[2].restitution = 0.5
-    for _ in range(90):
-        batch.step()
-        for world_alone in alone:
-            world_alone.step()
-    for c in range(3):
-        assert_same(state_of_copy(batch, c), state_of_world(alone[c]), f"copy {c}")
+    step_alike(batch, alone, 90)
     assert batch.motor_speeds.shape == (3, 1)
     taken = batch.world(0)
     assert taken.bodies[1].shapes[0] is not None
@@ -488,7 +495,7 @@ def test_motor_speeds_and_materials_per_copy_are_the_handles_writes():
 def test_a_refused_joint_or_material_write_changes_nothing(write, message):
     batch = WorldBatch(wheel_world(), 3)
     batch.step(2)
-    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(3)}
+    before = copies_now(batch)
     friction, restitution = batch._friction.copy(), batch._restitution.copy()
     with pytest.raises(ValueError, match=message):
         write(batch)
@@ -511,13 +518,8 @@ def test_joint_limits_per_copy_are_the_handles_writes():
     alone[2].joints[0].upper = None
     batch.lower_limits[2] = -np.inf
     alone[2].joints[0].lower = None
-    for _ in range(60):
-        batch.step()
-        for world_alone in alone:
-            world_alone.step()
-    for c in range(3):
-        assert_same(state_of_copy(batch, c), state_of_world(alone[c]), f"copy {c}")
-    before = {c: {k: np.copy(v) for k, v in state_of_copy(batch, c).items()} for c in range(3)}
+    step_alike(batch, alone, 60)
+    before = copies_now(batch)
     for write, message in [
         (lambda: batch.lower_limits.__setitem__((0, 0), 2.0), "lower: must be <= upper"),
         (lambda: batch.upper_limits.__setitem__((1, 0), -0.5), "upper: must be >= lower"),

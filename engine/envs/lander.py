@@ -46,6 +46,20 @@ OBSERVATION_LOW = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, 0.0, 
 OBSERVATION_HIGH = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0])
 
 
+def checked_options(gravity, max_episode_steps) -> tuple[float, int]:
+    """The options both lander envs take, checked: gravity (m/s^2) in Gymnasium's range
+    (-12, 0), and max_episode_steps an int >= 1. ValueError or TypeError naming them."""
+    if not -12.0 < gravity < 0.0:
+        raise ValueError(f"gravity: must be between -12 and 0, got {gravity}")
+    if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int):
+        raise TypeError(
+            f"max_episode_steps: expected an int, got {type(max_episode_steps).__name__}"
+        )
+    if max_episode_steps < 1:
+        raise ValueError(f"max_episode_steps: must be at least 1, got {max_episode_steps}")
+    return float(gravity), max_episode_steps
+
+
 class Lander(gymnasium.Env):
     """Gymnasium's LunarLander-v3 on the engine (see the module's docstring).
 
@@ -62,16 +76,9 @@ class Lander(gymnasium.Env):
     def __init__(self, render_mode=None, continuous: bool = False, gravity: float = -10.0,
                  enable_wind: bool = False, wind_power: float = 15.0,
                  turbulence_power: float = 1.5, max_episode_steps: int = 1000):  # fmt: skip
-        if not -12.0 < gravity < 0.0:
-            raise ValueError(f"gravity: must be between -12 and 0, got {gravity}")
+        gravity, max_episode_steps = checked_options(gravity, max_episode_steps)
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode: None or 'rgb_array', got {render_mode!r}")
-        if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int):
-            raise TypeError(
-                f"max_episode_steps: expected an int, got {type(max_episode_steps).__name__}"
-            )
-        if max_episode_steps < 1:
-            raise ValueError(f"max_episode_steps: must be at least 1, got {max_episode_steps}")
         self.render_mode = render_mode
         self.continuous = bool(continuous)
         self.gravity = float(gravity)

@@ -24,7 +24,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..batch import WorldBatch
 from ..world import World
-from .lander import ACTIONS, OBSERVATION_HIGH, OBSERVATION_LOW
+from .lander import ACTIONS, OBSERVATION_HIGH, OBSERVATION_LOW, checked_options
 from .lander_world import (
     CHUNKS,
     FPS,
@@ -67,14 +67,7 @@ class LanderVector(gymnasium.vector.VectorEnv):
             raise TypeError(f"num_envs: expected an int, got {type(num_envs).__name__}")
         if num_envs < 1:
             raise ValueError(f"num_envs: must be at least 1, got {num_envs}")
-        if not -12.0 < gravity < 0.0:
-            raise ValueError(f"gravity: must be between -12 and 0, got {gravity}")
-        if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int):
-            raise TypeError(
-                f"max_episode_steps: expected an int, got {type(max_episode_steps).__name__}"
-            )
-        if max_episode_steps < 1:
-            raise ValueError(f"max_episode_steps: must be at least 1, got {max_episode_steps}")
+        gravity, max_episode_steps = checked_options(gravity, max_episode_steps)
         self.num_envs = num_envs
         self.continuous = bool(continuous)
         self.enable_wind = bool(enable_wind)
