@@ -6,7 +6,8 @@ True
 """
 
 from .axis_joints import AngularSpring, PrismaticJoint, RopeJoint, WheelJoint
-from .batch import BatchColumn, WorldBatch
+from .batch import WorldBatch
+from .batch_columns import BatchColumn
 from .body import Body
 from .bulk_views import ContactArrays, JointArrays, PartArrays
 from .chain import Chain
