@@ -90,6 +90,15 @@ class WorldBatch(BatchColumns, BatchForces, BatchShapes, BatchContacts):
         self._normals = _stacked(inputs.table[1], count)
         self._reach = _stacked(inputs.table[4], count)
         self._reshaped = {}  # (copy, row) -> (shapes, origin_offset) of reshaped bodies
+        # Mass per copy (``set_mass``): what a handle's ``mass`` write changes besides the
+        # inverses the step reads.
+        bodies = template._bodies.columns()
+        self._mass = {
+            "mass": _stacked(bodies["mass"], count),
+            "inertia": _stacked(bodies["inertia"], count),
+            "density": _stacked(bodies["density"], count),
+            "part_density": _stacked(part["density"], count),
+        }
         self._friction = _stacked(part["friction"], count)
         self._restitution = _stacked(part["restitution"], count)
         self._gravity = _stacked(template._gravity, count)
@@ -203,6 +212,9 @@ class WorldBatch(BatchColumns, BatchForces, BatchShapes, BatchContacts):
             joints[name][...] = self._joints[name][index]
         parts = world._parts.table.columns()
         parts["friction"][...] = self._friction[index]
+        parts["density"][...] = self._mass["part_density"][index]
+        for name in ("mass", "inertia", "density"):
+            bodies[name][...] = self._mass[name][index]
         parts["restitution"][...] = self._restitution[index]
         world._gravity = self._gravity[index].copy()
         world._bodies.next_island = int(self._next_island[index])
@@ -253,6 +265,8 @@ class WorldBatch(BatchColumns, BatchForces, BatchShapes, BatchContacts):
         for name, column in self._joints.items():
             column[chosen] = start["joints"][name]
         self._friction[chosen] = start["friction"]
+        for name, column in self._mass.items():
+            column[chosen] = start["mass"][name]
         self._restitution[chosen] = start["restitution"]
         self._gravity[chosen] = start["gravity"]
         self._next_island[chosen] = start["next_island"]
@@ -307,6 +321,7 @@ class WorldBatch(BatchColumns, BatchForces, BatchShapes, BatchContacts):
             "body": {name: column[0].copy() for name, column in self._body.items()},
             "joints": {name: column[0].copy() for name, column in self._joints.items()},
             "friction": self._friction[0].copy(),
+            "mass": {name: column[0].copy() for name, column in self._mass.items()},
             "restitution": self._restitution[0].copy(),
             "gravity": self._gravity[0].copy(),
             "next_island": template._bodies.next_island,

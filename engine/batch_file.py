@@ -29,7 +29,8 @@ FORMAT, VERSION = "engine.WorldBatch", 1
 # Per-copy arrays a copy writes and the file carries, checked by their rules; the other
 # body and joint columns must equal the template's (after reshaping).
 BODY_STATE = ("position", "angle", "velocity", "angular_velocity", "force", "torque",
-              "awake", "sleep_time", "island")  # fmt: skip
+              "awake", "sleep_time", "island", "inv_mass", "inv_inertia")  # fmt: skip
+MASS = ("mass", "inertia", "density", "part_density")
 JOINT_STATE = ("lower", "upper", "motor_speed", "impulse", "motor_impulse", "lower_impulse",
                "upper_impulse", "spring_impulse")  # fmt: skip
 HEADER_KEYS = ("format", "version", "copies", "reshaped", "warm", "touching")
@@ -42,6 +43,8 @@ def save_batch(batch, path) -> None:
         arrays[f"body.{name}"] = batch._body[name]
     for name in SOLVER_JOINT_FIELDS:
         arrays[f"joint.{name}"] = batch._joints[name]
+    for name, column in batch._mass.items():
+        arrays[f"mass.{name}"] = column
     arrays.update(
         friction=batch._friction, restitution=batch._restitution, gravity=batch._gravity,
         next_island=batch._next_island, steps=batch._steps,
@@ -132,6 +135,7 @@ def _take_bodies(batch, check: ArrayChecker) -> None:
     check.require(
         dynamic | (taken["sleep_time"] == 0.0), "array 'body.sleep_time' is set for other bodies"
     )
+    _take_masses(batch, check, taken, dynamic)
     next_island = check.take("next_island", np.int64, ("C",))
     check.require(
         (taken["island"] < next_island[:, None]) & (taken["island"] >= -1),
@@ -140,6 +144,41 @@ def _take_bodies(batch, check: ArrayChecker) -> None:
     for name, value in taken.items():
         batch._body[name][...] = value
     batch._next_island[...] = next_island
+
+
+def _take_masses(batch, check: ArrayChecker, taken: dict, dynamic: np.ndarray) -> None:
+    """Per-copy masses (``set_mass``): positive and finite for dynamic bodies, with the
+    inverses the step reads; every other body's as the template has it."""
+    masses = {}
+    for name in MASS:
+        want = batch._mass[name]
+        value = check.take_finite(f"mass.{name}", want.dtype, want.shape, np.isinf)
+        masses[name] = value
+    body_mass, inertia = masses["mass"], masses["inertia"]
+    check.require(
+        ~dynamic | ((body_mass > 0.0) & np.isfinite(body_mass) & (inertia > 0.0)
+                    & np.isfinite(inertia)),
+        "array 'mass.mass' or 'mass.inertia' holds a dynamic body's mass that is not > 0",
+    )  # fmt: skip
+    for name in ("density", "part_density"):
+        value = masses[name]
+        check.require(np.isfinite(value) & (value >= 0.0), f"array 'mass.{name}' is not >= 0")
+    for name in ("mass", "inertia", "density"):
+        check.require(
+            dynamic | (masses[name] == batch._mass[name]),
+            f"array 'mass.{name}' differs from the template's for a body that is not dynamic",
+        )
+    with np.errstate(divide="ignore"):
+        inverse = np.where(dynamic, 1.0 / body_mass, batch._body["inv_mass"])
+        fixed = batch._template._bodies.columns()["fixed_rotation"][None, :]
+        turning = np.where(fixed, 0.0, 1.0 / inertia)
+        inverse_inertia = np.where(dynamic, turning, batch._body["inv_inertia"])
+    check.require(taken["inv_mass"] == inverse, "array 'body.inv_mass' is not 1 / mass")
+    check.require(
+        taken["inv_inertia"] == inverse_inertia, "array 'body.inv_inertia' is not 1 / inertia"
+    )
+    for name, value in masses.items():
+        batch._mass[name][...] = value
 
 
 def _take_joints(batch, check: ArrayChecker) -> None:
@@ -301,6 +340,7 @@ def _known() -> set:
     names = {"template", "friction", "restitution", "gravity", "next_island", "steps"}
     names |= {f"body.{name}" for name in SOLVE_BODY_FIELDS}
     names |= {f"joint.{name}" for name in SOLVER_JOINT_FIELDS}
+    names |= {f"mass.{name}" for name in MASS}
     names |= {"warm.counts", "warm.keys", "warm.normal", "warm.tangent"}
     names |= {"touching.counts", "touching.keys"}
     names |= {"reshaped.copies", "reshaped.rows", "reshaped.sizes", "reshaped.files"}

@@ -96,3 +96,37 @@ class BatchForces:
         check_sizes(spin, "torque", MAX_ANGULAR_SPEED, "rad/s of spin gained in a step")
         self._wake(chosen, np.full(len(chosen), row), touching_too=False)
         cells["torque"][chosen, row] = total
+
+    def set_mass(self, body, masses, copies=None) -> None:
+        """Set a dynamic ``body``'s mass, kg, in the chosen copies (a (C,) bool mask,
+        indices, or None for all) to masses (C,), as ``body.mass = ...`` does in each: its
+        inertia scales with it, as if every density were multiplied by one factor, and its
+        island wakes. ValueError for a body that is not dynamic or a mass that is not > 0
+        or gives a mass or inertia float64 cannot invert; the other copies' values are not
+        read."""
+        row = self.index_of(body)
+        if self._inputs.body["kind"][row] != DYNAMIC:
+            raise ValueError("mass: only a dynamic body has a mass to set")
+        chosen = np.flatnonzero(self._chosen(copies))
+        mass = real_array(masses, "mass", (self._copies,))[chosen]
+        kept = self._mass
+        old_mass, old_inertia = kept["mass"][chosen, row], kept["inertia"][chosen, row]
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            inertia = old_inertia * (mass / old_mass)
+            usable = (mass > 0.0) & (0.0 < inertia) & (inertia < np.inf) & (1.0 / mass < np.inf)
+            usable &= 1.0 / inertia < np.inf
+        if not usable.all():
+            bad = float(mass[~usable][0])
+            raise ValueError(
+                f"mass: must be > 0 and give a mass and inertia float64 can invert, got {bad:g}"
+            )
+        self._wake(chosen, np.full(len(chosen), row), touching_too=False)
+        factor = mass / old_mass
+        kept["density"][chosen, row] *= factor
+        run = self._template._parts.rows_of(row)
+        kept["part_density"][chosen, run.start : run.stop] *= factor[:, None]
+        kept["mass"][chosen, row], kept["inertia"][chosen, row] = mass, inertia
+        body_columns = self._body
+        body_columns["inv_mass"][chosen, row] = 1.0 / mass
+        fixed = bool(self._template._bodies.columns()["fixed_rotation"][row])
+        body_columns["inv_inertia"][chosen, row] = 0.0 if fixed else 1.0 / inertia

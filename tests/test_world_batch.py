@@ -545,6 +545,7 @@ def test_a_saved_batch_loads_and_steps_on_as_the_saved_one():
     batch.reshape(0, hills([0.0, 0.5, 1.2, 0.3, 0.8, 0.1, 0.0]), [2])
     batch.gravity[1] = (0.5, -4.0)
     batch.motor_speeds[0, 0] = -1.5
+    batch.set_mass(2, [3.0, 0.5, 1.0], copies=[0, 1])
     batch.step(40)
     buffer = io.BytesIO()
     batch.save(buffer)
@@ -590,6 +591,8 @@ def set_first(value):
         ("joint.lower", set_first(5.0), "joint.lower"),
         ("warm.counts", lambda a: a + 1, "warm.counts"),
         ("restitution", set_first(3.0), "restitution"),
+        ("body.inv_mass", lambda a: a * 2.0, "1 / mass"),
+        ("mass.mass", lambda a: -a, "mass"),
         ("template", lambda a: a[: len(a) // 2], "template"),
         ("steps", lambda a: a[:1], "steps"),
     ],
@@ -670,3 +673,29 @@ def test_raycasts_in_every_copy_are_the_worlds_raycasts():
         batch.raycast_many(starts, starts)
     with pytest.raises(ValueError, match="starts"):
         batch.raycast_many(starts[:2], ends[:2])
+
+
+def test_masses_per_copy_are_the_handles_mass_writes():
+    world = wheel_world()
+    batch = WorldBatch(world, 3)
+    alone = [copy.deepcopy(world) for _ in range(3)]
+    batch.set_mass(1, [2.0, 0.25, 9.0], copies=[0, 1])
+    alone[0].bodies[1].mass = 2.0
+    alone[1].bodies[1].mass = 0.25
+    batch.set_mass(2, np.full(3, 4.0))
+    for world_alone in alone:
+        world_alone.bodies[2].mass = 4.0
+    step_alike(batch, alone, 60)
+    taken = batch.world(1)
+    assert taken.bodies[1].mass == 0.25 and taken.bodies[1].inertia == alone[1].bodies[1].inertia
+    assert taken.bodies[1].density == alone[1].bodies[1].density
+    before = copies_now(batch)
+    for masses, body, message in [
+        (np.full(3, -1.0), 1, "mass"),
+        (np.full(3, 1e-320), 1, "mass"),
+        (np.ones(3), 0, "dynamic"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            batch.set_mass(body, masses)
+    for c in range(3):
+        assert_same(state_of_copy(batch, c), before[c], f"copy {c}")
