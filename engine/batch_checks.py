@@ -13,10 +13,11 @@ import numpy as np
 from .validation import check_bound
 
 
-def real_array(value, argument: str, shape: tuple) -> np.ndarray:
+def real_array(value, argument: str, shape: tuple, infinity: float | None = None) -> np.ndarray:
     """``value`` as a float64 array broadcast to ``shape``: TypeError for bools or
     anything that is not numbers, ValueError for a shape that does not broadcast or a
-    value that is not finite."""
+    value that is not finite (``infinity``, +inf or -inf, is allowed where it means
+    something: a missing limit)."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{argument}: expected real numbers, got {type(value).__name__}")
     try:
@@ -34,9 +35,12 @@ def real_array(value, argument: str, shape: tuple) -> np.ndarray:
             f"{argument}: expected values of shape {shape} (or one that broadcasts to it), "
             f"got {np.shape(value)}"
         ) from None
-    if not np.isfinite(array).all():
-        bad = array[~np.isfinite(array)][0]
-        raise ValueError(f"{argument}: must be finite, got {bad}")
+    wrong = ~np.isfinite(array)
+    if infinity is not None:
+        wrong &= array != infinity
+    if wrong.any():
+        allowed = "" if infinity is None else f" or {infinity} (none)"
+        raise ValueError(f"{argument}: must be finite{allowed}, got {array[wrong][0]}")
     return array
 
 

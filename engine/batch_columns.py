@@ -36,6 +36,19 @@ STATE = {
 }  # fmt: skip
 
 
+def _column_property(name: str, doc: str) -> property:
+    """A ``BatchColumns`` attribute: reads the column ``name`` (a ``BatchColumn``);
+    assigning to it writes every cell, as ``column[...] = value`` does."""
+
+    def read(batch):
+        return batch._column(name)
+
+    def write(batch, value) -> None:
+        batch._column(name)[...] = value
+
+    return property(read, write, doc=doc)
+
+
 class BatchColumns:
     """The state columns of a ``WorldBatch`` and their checked writes (part of it)."""
 
@@ -46,54 +59,45 @@ class BatchColumns:
             column = self._columns[name] = BatchColumn(self, name)
         return column
 
-    positions = property(
-        lambda self: self._column("positions"),
-        lambda self, value: self._column("positions").__setitem__(Ellipsis, value),
-        doc="(C, N, 2) centres of mass, m (a ``BatchColumn``).",
+    positions = _column_property(
+        "positions",
+        "(C, N, 2) centres of mass, m (a ``BatchColumn``).",
     )
-    angles = property(
-        lambda self: self._column("angles"),
-        lambda self, value: self._column("angles").__setitem__(Ellipsis, value),
-        doc="(C, N) angles, rad (a ``BatchColumn``).",
+    angles = _column_property(
+        "angles",
+        "(C, N) angles, rad (a ``BatchColumn``).",
     )
-    velocities = property(
-        lambda self: self._column("velocities"),
-        lambda self, value: self._column("velocities").__setitem__(Ellipsis, value),
-        doc="(C, N, 2) velocities of the centres of mass, m/s (a ``BatchColumn``).",
+    velocities = _column_property(
+        "velocities",
+        "(C, N, 2) velocities of the centres of mass, m/s (a ``BatchColumn``).",
     )
-    angular_velocities = property(
-        lambda self: self._column("angular_velocities"),
-        lambda self, value: self._column("angular_velocities").__setitem__(Ellipsis, value),
-        doc="(C, N) angular velocities, rad/s (a ``BatchColumn``).",
+    angular_velocities = _column_property(
+        "angular_velocities",
+        "(C, N) angular velocities, rad/s (a ``BatchColumn``).",
     )
-    awake = property(
-        lambda self: self._column("awake"),
-        lambda self, value: self._column("awake").__setitem__(Ellipsis, value),
-        doc="(C, N) bool, False while a body sleeps (a ``BatchColumn``; True wakes its "
+    awake = _column_property(
+        "awake",
+        "(C, N) bool, False while a body sleeps (a ``BatchColumn``; True wakes its "
         "island, False puts a dynamic body to sleep).",
     )
-    motor_speeds = property(
-        lambda self: self._column("motor_speeds"),
-        lambda self, value: self._column("motor_speeds").__setitem__(Ellipsis, value),
-        doc="(C, J) each joint's motor speed, rad/s (m/s for a prismatic joint), in the "
+    motor_speeds = _column_property(
+        "motor_speeds",
+        "(C, J) each joint's motor speed, rad/s (m/s for a prismatic joint), in the "
         "order of ``world.joints`` (a ``BatchColumn``; a write wakes the joint's bodies).",
     )
-    lower_limits = property(
-        lambda self: self._column("lower_limits"),
-        lambda self, value: self._column("lower_limits").__setitem__(Ellipsis, value),
-        doc="(C, J) each joint's lower limit, rad (m for a prismatic joint), -inf for none "
+    lower_limits = _column_property(
+        "lower_limits",
+        "(C, J) each joint's lower limit, rad (m for a prismatic joint), -inf for none "
         "(a ``BatchColumn``; revolute and prismatic joints only, never past the upper).",
     )
-    upper_limits = property(
-        lambda self: self._column("upper_limits"),
-        lambda self, value: self._column("upper_limits").__setitem__(Ellipsis, value),
-        doc="(C, J) each joint's upper limit, rad (m for a prismatic joint), +inf for none "
+    upper_limits = _column_property(
+        "upper_limits",
+        "(C, J) each joint's upper limit, rad (m for a prismatic joint), +inf for none "
         "(a ``BatchColumn``; revolute and prismatic joints only, never past the lower).",
     )
-    gravity = property(
-        lambda self: self._column("gravity"),
-        lambda self, value: self._column("gravity").__setitem__(Ellipsis, value),
-        doc="(C, 2) each copy's gravity, m/s^2 (a ``BatchColumn``).",
+    gravity = _column_property(
+        "gravity",
+        "(C, 2) each copy's gravity, m/s^2 (a ``BatchColumn``).",
     )
 
     def _array(self, name: str) -> np.ndarray:
@@ -176,21 +180,9 @@ class BatchColumns:
         side = LIMITS[name]
         array = self._joints[side]
         lower = side == "lower"
-        if isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{side}: expected real numbers, got {type(value).__name__}")
-        given = np.asarray(value, dtype=np.float64) if not isinstance(value, str) else value
-        if isinstance(given, str) or np.isnan(given).any():
-            raise ValueError(f"{side}: expected numbers (inf for no limit), got {value!r}")
         # No limit is -inf below, +inf above (a handle's None); the other infinity is not one.
-        if (given == (np.inf if lower else -np.inf)).any():
-            raise ValueError(f"{side}: must be finite or {'-' if lower else '+'}inf (no limit)")
         trial = array.copy()
-        try:
-            trial[key] = np.broadcast_to(given, array[key].shape)
-        except ValueError:
-            raise ValueError(
-                f"{side}: expected values of shape {array[key].shape}, got {given.shape}"
-            ) from None
+        trial[key] = real_array(value, side, array[key].shape, -np.inf if lower else np.inf)
         new = trial[copies, joints]
         kinds = self._inputs.joints[0][joints]
         without = ~np.isin(kinds, (REVOLUTE, PRISMATIC))
@@ -307,10 +299,12 @@ class BatchColumn:
 
     @property
     def shape(self) -> tuple:
+        """The column's shape: (C, N, ...), (C, J) or (C, 2)."""
         return self._view().shape
 
     @property
     def dtype(self):
+        """The column's numpy dtype."""
         return self._view().dtype
 
     def __len__(self) -> int:

@@ -34,14 +34,7 @@ class BatchForces:
         impulse = real_array(impulses, "impulse", (self._copies, 2))[chosen]
         check_lengths(impulse, "impulse", LARGEST, "N s")
         cells = self._body
-        angular = np.zeros(len(chosen))
-        if points is not None:
-            point = real_array(points, "point", (self._copies, 2))[chosen]
-            check_lengths(point, "point", MAX_COORDINATE, "m")
-            position = cells["position"][chosen, row]
-            angular = (point[:, 0] - position[:, 0]) * impulse[:, 1] - (
-                point[:, 1] - position[:, 1]
-            ) * impulse[:, 0]
+        angular = self._moment(points, chosen, row, impulse)
         if self._inputs.body["kind"][row] != DYNAMIC:
             return
         inv_mass = cells["inv_mass"][chosen, row]
@@ -65,14 +58,7 @@ class BatchForces:
         force = real_array(forces, "force", (self._copies, 2))[chosen]
         check_lengths(force, "force", LARGEST, "N")
         cells = self._body
-        torque = np.zeros(len(chosen))
-        if points is not None:
-            point = real_array(points, "point", (self._copies, 2))[chosen]
-            check_lengths(point, "point", MAX_COORDINATE, "m")
-            position = cells["position"][chosen, row]
-            torque = (point[:, 0] - position[:, 0]) * force[:, 1] - (
-                point[:, 1] - position[:, 1]
-            ) * force[:, 0]
+        torque = self._moment(points, chosen, row, force)
         total = cells["force"][chosen, row] + force
         total_torque = cells["torque"][chosen, row] + torque
         dt = self._template._dt
@@ -83,6 +69,19 @@ class BatchForces:
         self._wake(chosen, np.full(len(chosen), row), touching_too=False)
         cells["force"][chosen, row] = total
         cells["torque"][chosen, row] = total_torque
+
+    def _moment(self, points, chosen: np.ndarray, row: int, vector: np.ndarray) -> np.ndarray:
+        """(K,) the moment about the body's centre of mass in each chosen copy (K,) of
+        ``vector`` (K, 2) acting at the world ``points`` (C, 2), checked; zeros for None
+        (the centre of mass), as a handle computes it."""
+        if points is None:
+            return np.zeros(len(chosen))
+        point = real_array(points, "point", (self._copies, 2))[chosen]
+        check_lengths(point, "point", MAX_COORDINATE, "m")
+        position = self._body["position"][chosen, row]
+        return (point[:, 0] - position[:, 0]) * vector[:, 1] - (
+            point[:, 1] - position[:, 1]
+        ) * vector[:, 0]
 
     def apply_torque(self, body, torques, copies=None) -> None:
         """Add torques (C,), N m, to ``body`` for the next step in the chosen copies (a (C,)

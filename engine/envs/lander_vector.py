@@ -44,6 +44,7 @@ from .lander_world import (
     WIDTH,
     add_craft,
     add_terrain,
+    shaping,
     surface,
     terrain_shapes,
 )
@@ -166,13 +167,9 @@ class LanderVector(gymnasium.vector.VectorEnv):
         touching = batch.touching(self._pairs)
         self._legs_down = touching[:, 1:]
         state = self._observe()
-        shaping = (
-            -100 * np.sqrt(state[:, 0] * state[:, 0] + state[:, 1] * state[:, 1])
-            - 100 * np.sqrt(state[:, 2] * state[:, 2] + state[:, 3] * state[:, 3])
-            - 100 * np.abs(state[:, 4]) + 10 * state[:, 6] + 10 * state[:, 7]
-        )  # fmt: skip
-        reward = np.where(np.isnan(self._previous), 0.0, shaping - self._previous)
-        self._previous = shaping
+        potential = shaping(state.T)
+        reward = np.where(np.isnan(self._previous), 0.0, potential - self._previous)
+        self._previous = potential
         reward -= main * 0.30 + side * 0.03
         crashed = touching[:, 0] | (np.abs(state[:, 0]) >= 1.0)
         reward[crashed] = -100.0

@@ -141,11 +141,12 @@ def observation(position, velocity, angle: float, spin: float, pad_height: float
     ]
 
 
-def shaping(state) -> float:
-    """Gymnasium's shaping potential of an observation: near the pad, slow, level, and ten
-    points a leg on the ground; a step's reward is its change less the fuel."""
+def shaping(state):
+    """Gymnasium's shaping potential of an observation (8 values; or (8, C) for C of
+    them): near the pad, slow, level, and ten points a leg on the ground; a step's reward
+    is its change less the fuel."""
     return (
-        -100 * math.sqrt(state[0] * state[0] + state[1] * state[1])
-        - 100 * math.sqrt(state[2] * state[2] + state[3] * state[3])
-        - 100 * abs(state[4]) + 10 * state[6] + 10 * state[7]
+        -100 * np.sqrt(state[0] * state[0] + state[1] * state[1])
+        - 100 * np.sqrt(state[2] * state[2] + state[3] * state[3])
+        - 100 * np.abs(state[4]) + 10 * state[6] + 10 * state[7]
     )  # fmt: skip
