@@ -105,13 +105,15 @@ def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, 
     (solid, sensing) as ``classify_pairs`` does, in the canonical order of the part pairs.
     """
     n = len(kind)
+    moving = moving_part_rows(resting[0], len(owner))
+    # Only the moving parts' bodies are boxed: a level of resting tiles costs nothing here.
     end = np.empty((n, 3))
     margin = np.empty(n)
-    for i in range(n):
+    for p in moving:
+        i = owner[p]
         for axis in range(3):
             end[i, axis] = start[i, axis] + velocity[i, axis] * dt
         margin[i] = speculative + abs(velocity[i, 2]) * reach[i] * dt
-    moving = moving_part_rows(resting[0], len(owner))
     lower, upper = swept_bounds_of(moving, vertices, count, radius, owner, start, end, margin)
     if len(moving) < 2:
         local = np.empty((0, 2), dtype=np.int64)

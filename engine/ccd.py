@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from .body_store import DYNAMIC, STATIC
+from .contact_slop import slop_of
 from .jit import kernel
 from .narrowphase import collide_kernel
 
@@ -27,22 +28,24 @@ from .narrowphase import collide_kernel
 @kernel
 def allowed_times(
     vertices, normals, count, radius, part_reach, part_a, part_b, body_a, body_b, kind,
-    bullet, reach, start, velocity, dt, fraction, slop,
+    bullet, reach, start, velocity, rows, dt, fraction, thickness, world_slop,
 ):  # fmt: skip
     """(N,) time in [0, dt] each body may move for this step without tunnelling.
 
     Part table (P, K, 2) vertices and normals, (P,) count, radius and part_reach;
     (M,) broad-phase part pairs and their bodies; (N,) kind, bullet, reach; start: (N, 3)
-    poses at the step start; velocity: (N + 1, 3) what they move with; slop: (N + 1,) each
-    body's (``engine.contact_slop``). Static bodies get 0, a fast dynamic body that would
-    go more than its slop into a part (its centre and its leading point both) the time of
-    its first impact less its slop, every other body dt.
+    poses at the step start; velocity: (N + 1, 3) what they move with; rows (K,): the
+    bodies that may have moved (the others' velocity is zero); thickness (N,) and the
+    world's slop give each body's own (``engine.contact_slop``). Static bodies among rows
+    get 0, a fast dynamic body that would go more than its slop into a part (its centre
+    and its leading point both) the time of its first impact less its slop, every other
+    body dt.
     """
     n = len(kind)
     allowed = np.full(n, dt)
     fast = np.zeros(n, dtype=np.bool_)
     any_fast = False
-    for i in range(n):
+    for i in rows:
         if kind[i] == STATIC:
             allowed[i] = 0.0
         elif kind[i] == DYNAMIC:
@@ -101,6 +104,7 @@ def allowed_times(
     separation, normal, toi = found[0], found[1], found[2]
     for s in range(count_sweeps):
         a, b, nx, ny = mover[s], other[s], normal[s, 0], normal[s, 1]
+        slop = slop_of(world_slop, thickness[a])
         closing = relative[s, 0] * nx + relative[s, 1] * ny
         # The slower of its centre and its leading point (turning included): a box tipping
         # onto its face as it slides has its centre coming down and its corner, on the
@@ -108,20 +112,20 @@ def allowed_times(
         # Unless the centre itself would go a good part of the body past the surface.
         lead = _leading_closing(
             vertices, count, radius, mover_part[s], start[a], mover_turns[s], velocity[a],
-            start[b], velocity[b], nx, ny, slop[a],
+            start[b], velocity[b], nx, ny, slop,
         )  # fmt: skip
         through = closing * dt > fraction * reach[a]
         speed = closing if through else min(lead, closing)
-        if separation[s] <= 0.0 and speed * dt > slop[a]:
+        if separation[s] <= 0.0 and speed * dt > slop:
             # Already inside at the start (squeezed in by a heavy body, spawned there): it
             # may go a slop deeper and no more; the push-out takes it back.
-            allowed[a] = min(allowed[a], slop[a] / speed)
+            allowed[a] = min(allowed[a], slop / speed)
             continue
         if not (separation[s] > 0.0) or math.isnan(toi[s]):
             continue
         # A sweep that ends less than a slop past the surface is a landing, not a tunnel:
         # the contact handles it next step, and the body keeps its motion along the surface.
-        margin = slop[a]
+        margin = slop
         if speed * (dt - toi[s]) > margin:
             # Stop a slop short of contact along the normal, so the next step starts apart.
             stop = max(toi[s] - margin / speed, 0.0)

@@ -22,7 +22,7 @@ from .jit import kernel
 
 @kernel
 def sweep_pairs(vertices, count, radius, owner, filters, ignored, solid, bullet, reach, start,
-                swept, velocity, dt, fraction, margin):  # fmt: skip
+                swept, velocity, rows, dt, fraction, margin):  # fmt: skip
     """(4, S) part pairs for the sweep: the step's solid pairs ``solid`` (4, S0), and,
     for fast bodies that left the broad phase's boxes, their pairs with every part they
     may sweep against (repeats are harmless: the sweep keeps the earliest impact).
@@ -31,7 +31,8 @@ def sweep_pairs(vertices, count, radius, owner, filters, ignored, solid, bullet,
     category, mask, group, body_id, jointed) as ``classify_pairs`` takes them; ignored:
     sorted keys of the body pairs presolve dropped; bullet, reach (N,); start (N + 1, 3):
     poses at the step start; swept, velocity (N + 1, 3): the velocities the broad phase
-    used and those the sweep moves with; fraction: the share of its reach a body moves before it is
+    used and those the sweep moves with; rows (K,): the bodies that may have moved (the
+    others' velocity is zero); fraction: the share of its reach a body moves before it is
     swept; margin: the broad phase's speculative distance.
     """
     kind, body_id = filters[0], filters[5]
@@ -39,7 +40,7 @@ def sweep_pairs(vertices, count, radius, owner, filters, ignored, solid, bullet,
     escaping = np.zeros(n, dtype=np.bool_)
     any_escaping = False
     any_bullet = False
-    for i in range(n):
+    for i in rows:
         if kind[i] != DYNAMIC:
             continue
         # sqrt, not hypot: a quarter of the cost (a square that overflows reads as fast).

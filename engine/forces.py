@@ -53,13 +53,18 @@ def start_of_step(position, angle, velocity, angular_velocity, force, torque, in
 
 
 @kernel
-def write_back(poses, velocity, position, angle, body_velocity, angular_velocity, force,
+def write_back(poses, end_velocity, position, angle, body_velocity, angular_velocity, force,
                torque):  # fmt: skip
-    """Store the step's end: poses (N + 1, 3) and velocity (N + 1, 3) into the body columns
-    (N, 2) / (N,); clear the applied forces and torques."""
+    """Store the step's end into the body columns (N, 2) / (N,) and clear the applied
+    forces and torques. end_velocity: (rows (K,), velocity (K + 1, 3)), the bodies the
+    solve worked on (``engine.substep.solve_rows``) and their velocities; only they take
+    their poses from poses (N + 1, 3) and their velocities: the others did not move."""
+    rows, velocity = end_velocity
     for i in range(len(angle)):
-        position[i, 0], position[i, 1], angle[i] = poses[i, 0], poses[i, 1], poses[i, 2]
-        body_velocity[i, 0], body_velocity[i, 1] = velocity[i, 0], velocity[i, 1]
-        angular_velocity[i] = velocity[i, 2]
         force[i, 0] = force[i, 1] = 0.0
         torque[i] = 0.0
+    for q in range(len(rows)):
+        i = rows[q]
+        position[i, 0], position[i, 1], angle[i] = poses[i, 0], poses[i, 1], poses[i, 2]
+        body_velocity[i, 0], body_velocity[i, 1] = velocity[q, 0], velocity[q, 1]
+        angular_velocity[i] = velocity[q, 2]

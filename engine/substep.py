@@ -143,7 +143,9 @@ def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, 
                    solve_joints, joint_rows, table, owner, solid, start, swept, inv_mass,
                    inv_inertia, filters, ignored, moving, settings, backwards,
                    sleep):  # fmt: skip
-    """The step's end poses (N + 1, 3), velocities (N + 1, 3), which bodies (N,) bool
+    """The step's end poses (N + 1, 3), velocities (rows (K,) ascending, the bodies the
+    sub-steps worked on (``solve_rows``; the others keep theirs), with theirs (K + 1, 3),
+    the world's last), which bodies (N,) bool
     push-out moved (``_push_out_deep``), the impulses ((M, 2), (M,)) for the warm-start
     cache, each point's separation (M, 2) (with sleep on, plus the depth its spring sits
     at under its load), and how fast each manifold (M,) opened over the step (with sleep
@@ -171,10 +173,23 @@ def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, 
      normal_impulse, tangent_impulse, slop) = contacts  # fmt: skip
     dt = settings[DT]
     substeps = int(settings[SUBSTEPS])
+    # The sub-steps work on the rows that take part only: a level of static tiles or a
+    # sleeping pile costs them nothing (``solve_rows``).
+    rows, local = solve_rows(moving, body_a, body_b, slots, len(kind))
+    with_world = np.empty(len(rows) + 1, dtype=np.int64)
+    with_world[:-1] = rows
+    with_world[-1] = len(kind)
     velocity, accel, drag = substep_forces(
-        body_velocity, angular_velocity, force, torque, body_inv_mass, body_inv_inertia, kind,
-        awake, damping, gravity_scale, gravity,
+        body_velocity[rows], angular_velocity[rows], force[rows], torque[rows],
+        body_inv_mass[rows], body_inv_inertia[rows], kind[rows], awake[rows], damping[rows],
+        gravity_scale[rows], gravity,
     )  # fmt: skip
+    local_a, local_b, local_slots = local[body_a], local[body_b], _local_slots(local, slots)
+    local_contacts = (
+        local_a, local_b, count, normal, arm_a, arm_b, separation, friction, restitution,
+        normal_impulse, tangent_impulse, slop,
+    )  # fmt: skip
+    local_inv_mass, local_inv_inertia = inv_mass[with_world], inv_inertia[with_world]
     # Contact springs stay within the sub-steps' reach: at most MAX_HERTZ_SHARE of their rate.
     contact_hertz = min(settings[CONTACT_HERTZ], MAX_HERTZ_SHARE * substeps / dt)
     solver_settings = (
@@ -189,19 +204,26 @@ def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, 
         radius[part_pairs[:, 1]],
     )  # fmt: skip
     push_depth = DEEP_PUSH_STEPS * settings[PUSH_SPEED] * dt
-    deep = deep_overlaps(thickness, body_a, body_b, slots, solve_joints, inv_mass, push_depth)
+    deep = deep_overlaps(
+        thickness[rows], local_a, local_b, local_slots, solve_joints, local_inv_mass, push_depth
+    )
     if int(settings[POSITION_ITERATIONS]) == 0:
         # No push-out passes: no overlap is held for them, the springs part it all (held,
         # two boxes spawned 30 % into each other stayed so).
         deep[:] = np.inf
-    moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
-        contacts, cores, solve_contacts, joints, slots, solve_joints, joint_rows, start,
-        velocity, accel, drag, inv_mass, inv_inertia, dt, substeps,
-        int(settings[RELAX_ITERATIONS]), solver_settings, backwards, deep, moving,
+    local_moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
+        local_contacts, cores, solve_contacts, joints, local_slots, solve_joints, joint_rows,
+        start[with_world], velocity, accel, drag, local_inv_mass, local_inv_inertia, dt,
+        substeps, int(settings[RELAX_ITERATIONS]), solver_settings, backwards, deep,
+        local[moving],
     )  # fmt: skip
+    moved = np.zeros(start.shape)
+    for q in range(len(rows)):
+        for axis in range(3):
+            moved[rows[q], axis] = local_moved[q, axis]
     poses = _stop_tunnels(
         table, owner, solid, filters, ignored, bullet, reach, thickness, start, swept, moved,
-        dt, settings[LINEAR_SLOP], tree_of, velocity,
+        dt, settings[LINEAR_SLOP], rows, tree_of, velocity,
     )  # fmt: skip
     pushed = _push_out_deep(
         thickness, contacts, part_pairs, cores, solve_contacts, poses, start, inv_mass, table,
@@ -217,7 +239,44 @@ def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, 
             count, normal, cores[0], cores[1], separation, loaded, slop, body_a, body_b,
             moved, dt,
         )  # fmt: skip
-    return poses, velocity, pushed, (warm_normal, warm_tangent), settled, opening
+    return poses, (rows, velocity), pushed, (warm_normal, warm_tangent), settled, opening
+
+
+@kernel
+def solve_rows(moving, body_a, body_b, slots, n):
+    """The body rows (K,) the sub-steps work on, ascending: those that move (moving (A,)),
+    and every body of a manifold (body_a, body_b (M,)) or joint (slots (J, 2); the world,
+    row n, left out); and local (n + 1,) int64, each such row's place among them (the
+    world's: K; the other entries are left undefined, so that a large world of resting
+    bodies costs nothing here). Ascending keeps every loop over bodies in its order."""
+    marks = np.empty(len(moving) + 2 * len(body_a) + 2 * len(slots), dtype=np.int64)
+    k = 0
+    for row in moving:
+        marks[k] = row
+        k += 1
+    for i in range(len(body_a)):
+        marks[k], marks[k + 1] = body_a[i], body_b[i]
+        k += 2
+    for j in range(len(slots)):
+        for slot in range(2):
+            if slots[j, slot] != n:
+                marks[k] = slots[j, slot]
+                k += 1
+    rows = np.unique(marks[:k])
+    local = np.empty(n + 1, dtype=np.int64)
+    for q in range(len(rows)):
+        local[rows[q]] = q
+    local[n] = len(rows)
+    return rows, local
+
+
+@kernel
+def _local_slots(local, slots):
+    """The joints' slots (J, 2) as places among the sub-steps' rows (``solve_rows``)."""
+    out = np.empty_like(slots)
+    for j in range(len(slots)):
+        out[j, 0], out[j, 1] = local[slots[j, 0]], local[slots[j, 1]]
+    return out
 
 
 @kernel
@@ -831,41 +890,47 @@ def _unopposed(pushed, forced):
 
 @kernel
 def _stop_tunnels(table, owner, solid, filters, ignored, bullet, reach, thickness, start,
-                  swept, moved, dt, world_slop, tree_of, velocity):  # fmt: skip
+                  swept, moved, dt, world_slop, rows, tree_of, velocity):  # fmt: skip
     """The poses (N + 1, 3) at the step's end: start + moved, except that a fast body
     whose straight motion over the step would pass into a static or kinematic part (or,
     for a bullet, any part) stops at its time of impact (``engine.ccd.allowed_times``,
     with the pairs of ``engine.ccd_pairs.sweep_pairs``), and with it every body of its
-    joint tree (tree_of (N + 1,), ``engine.joint_trees``). The velocities (N + 1, 3) of a
-    tree stopped after a share of the step are scaled by that share, in place: kept whole,
-    the tree would be stopped again next step, and the next, frozen while they grew."""
+    joint tree. rows (K,): the sub-steps' rows (``solve_rows``), with tree_of (K + 1,)
+    their joint trees (``engine.joint_trees``) and velocity (K + 1, 3). The velocities of
+    a tree stopped after a share of the step are scaled by that share, in place: kept
+    whole, the tree would be stopped again next step, and the next, frozen while they
+    grew."""
     vertices, normals, count, radius, part_reach = table
     kind = filters[0]
-    n = len(kind)
-    mean = moved / dt
+    # The mean velocities: zero but in the rows that moved.
+    mean = np.zeros(moved.shape)
+    for i in rows:
+        for axis in range(3):
+            mean[i, axis] = moved[i, axis] / dt
     sweeps = sweep_pairs(
         vertices, count, radius, owner, filters, ignored, solid, bullet, reach, start, swept,
-        mean, dt, CCD_FRACTION, SPECULATIVE_SLOPS * world_slop,
+        mean, rows, dt, CCD_FRACTION, SPECULATIVE_SLOPS * world_slop,
     )  # fmt: skip
     allowed = allowed_times(
         vertices, normals, count, radius, part_reach, sweeps[0], sweeps[1], sweeps[2],
-        sweeps[3], kind, bullet, reach, start, mean, dt, CCD_FRACTION,
-        body_slops(thickness, world_slop),
+        sweeps[3], kind, bullet, reach, start, mean, rows, dt, CCD_FRACTION, thickness,
+        world_slop,
     )  # fmt: skip
     # A tree stops as one: a body stopped alone would open its joints by what the others
     # moved, and the exact solve would drive it on at the speed that closes them.
-    earliest = np.full(n + 1, dt)
-    for i in range(n):
-        if tree_of[i] >= 0:
-            earliest[tree_of[i]] = min(earliest[tree_of[i]], allowed[i])
-    for i in range(n):
-        if tree_of[i] >= 0 and kind[i] == DYNAMIC:
-            allowed[i] = earliest[tree_of[i]]
+    earliest = np.full(len(tree_of), dt)
+    for q in range(len(rows)):
+        if tree_of[q] >= 0:
+            earliest[tree_of[q]] = min(earliest[tree_of[q]], allowed[rows[q]])
+    for q in range(len(rows)):
+        i = rows[q]
+        if tree_of[q] >= 0 and kind[i] == DYNAMIC:
+            allowed[i] = earliest[tree_of[q]]
             if allowed[i] < dt:
                 for axis in range(3):
-                    velocity[i, axis] *= allowed[i] / dt
+                    velocity[q, axis] *= allowed[i] / dt
     poses = start + moved
-    for i in range(n):
+    for i in rows:
         if allowed[i] < dt:
             for axis in range(3):
                 poses[i, axis] = start[i, axis] + mean[i, axis] * allowed[i]
