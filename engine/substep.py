@@ -247,22 +247,37 @@ def solve_rows(moving, body_a, body_b, slots, n):
     """The body rows (K,) the sub-steps work on, ascending: those that move (moving (A,)),
     and every body of a manifold (body_a, body_b (M,)) or joint (slots (J, 2); the world,
     row n, left out); and local (n + 1,) int64, each such row's place among them (the
-    world's: K; the other entries are left undefined, so that a large world of resting
-    bodies costs nothing here). Ascending keeps every loop over bodies in its order."""
-    marks = np.empty(len(moving) + 2 * len(body_a) + 2 * len(slots), dtype=np.int64)
+    world's: K; the other entries are left undefined: a level of resting tiles costs a
+    byte each here, no more). Ascending keeps every loop over bodies in its order."""
+    # Each row once: marked as it is first met (the world's row counts as met).
+    marked = np.zeros(n + 1, dtype=np.bool_)
+    marked[n] = True
+    met = np.empty(len(moving) + 2 * len(body_a) + 2 * len(slots), dtype=np.int64)
     k = 0
-    for row in moving:
-        marks[k] = row
-        k += 1
-    for i in range(len(body_a)):
-        marks[k], marks[k + 1] = body_a[i], body_b[i]
-        k += 2
-    for j in range(len(slots)):
-        for slot in range(2):
-            if slots[j, slot] != n:
-                marks[k] = slots[j, slot]
-                k += 1
-    rows = np.unique(marks[:k])
+    for e in range(len(met)):
+        if e < len(moving):
+            row = moving[e]
+        elif e < len(moving) + 2 * len(body_a):
+            i = (e - len(moving)) // 2
+            row = body_a[i] if (e - len(moving)) % 2 == 0 else body_b[i]
+        else:
+            j = e - len(moving) - 2 * len(body_a)
+            row = slots[j // 2, j % 2]
+        if not marked[row]:
+            marked[row] = True
+            met[k] = row
+            k += 1
+    if 16 * k < n:
+        # Few of many (moving bodies over a level of tiles): sorting them is cheaper.
+        rows = np.sort(met[:k])
+    else:
+        # Most of them (a pyramid): the marks, read in order, are sorted already.
+        rows = np.empty(k, dtype=np.int64)
+        q = 0
+        for row in range(n):
+            if marked[row]:
+                rows[q] = row
+                q += 1
     local = np.empty(n + 1, dtype=np.int64)
     for q in range(len(rows)):
         local[rows[q]] = q
