@@ -333,3 +333,26 @@ def test_u_shape_box_dropping_into_the_notch_hits_the_bottom():
     # a wider box catches the arms' tops first: bottom 7.5 - 6t = 5 at t = 2.5/6
     hit = collide(Box(3, 1), (3.0, 8.0, 0.0), u, ORIGIN, velocity=(0.0, -6.0), dt=1.0)
     assert hit.toi == pytest.approx(2.5 / 6.0, abs=TOL)
+
+
+@pytest.mark.parametrize("offset", [2.8355226909963046e-159, 1e-170, 3e-200])
+def test_circles_a_hair_apart_are_pushed_out_exactly(offset):
+    # Found by test_mtv_separates_exactly: with the centres 3e-159 apart the squared
+    # distance is subnormal, and the normal came out 1.1e-7 longer than one, so the
+    # translation out left the circles 2.2e-7 apart instead of touching.
+    hit = collide(Circle(1.0), ORIGIN, Circle(1.0), (offset, 0.0, 0.0))
+    assert hit.normal[0] == 1.0 and hit.normal[1] == 0.0
+    assert hit.depth == 2.0
+    shifted = (hit.mtv[0], hit.mtv[1], 0.0)
+    assert abs(collide(Circle(1.0), shifted, Circle(1.0), (offset, 0.0, 0.0)).separation) <= 1e-15
+
+
+@pytest.mark.parametrize("offset", [2.8355226909963046e-159, 1e-170])
+def test_a_circle_a_hair_off_a_corner_is_measured_from_it_exactly(offset):
+    # The same subnormal length from the nearest vertex: the circle's centre lies just
+    # outside the square's corner (0, 0), so its overlap is its radius, along the diagonal.
+    centre = (-offset, -offset, 0.0)
+    hit = collide(SQUARE_03, ORIGIN, Circle(0.5), centre)
+    assert hit.intersect
+    assert abs(hit.depth - 0.5) <= TOL
+    assert abs(math.hypot(*hit.normal) - 1.0) <= 1e-15
