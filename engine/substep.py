@@ -176,20 +176,33 @@ def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, 
     # The sub-steps work on the rows that take part only: a level of static tiles or a
     # sleeping pile costs them nothing (``solve_rows``).
     rows, local = solve_rows(moving, body_a, body_b, slots, len(kind))
-    with_world = np.empty(len(rows) + 1, dtype=np.int64)
-    with_world[:-1] = rows
-    with_world[-1] = len(kind)
-    velocity, accel, drag = substep_forces(
-        body_velocity[rows], angular_velocity[rows], force[rows], torque[rows],
-        body_inv_mass[rows], body_inv_inertia[rows], kind[rows], awake[rows], damping[rows],
-        gravity_scale[rows], gravity,
-    )  # fmt: skip
-    local_a, local_b, local_slots = local[body_a], local[body_b], _local_slots(local, slots)
+    every = len(rows) == len(kind)
+    if every:
+        # Every row takes part (a pyramid, all awake): the rows are their own places.
+        velocity, accel, drag = substep_forces(
+            body_velocity, angular_velocity, force, torque, body_inv_mass, body_inv_inertia,
+            kind, awake, damping, gravity_scale, gravity,
+        )  # fmt: skip
+        local_a, local_b, local_slots, local_moving = body_a, body_b, slots, moving
+        local_inv_mass, local_inv_inertia, local_start = inv_mass, inv_inertia, start
+        local_thickness = thickness
+    else:
+        with_world = np.empty(len(rows) + 1, dtype=np.int64)
+        with_world[:-1] = rows
+        with_world[-1] = len(kind)
+        velocity, accel, drag = substep_forces(
+            body_velocity[rows], angular_velocity[rows], force[rows], torque[rows],
+            body_inv_mass[rows], body_inv_inertia[rows], kind[rows], awake[rows],
+            damping[rows], gravity_scale[rows], gravity,
+        )  # fmt: skip
+        local_a, local_b = local[body_a], local[body_b]
+        local_slots, local_moving = _local_slots(local, slots), local[moving]
+        local_inv_mass, local_inv_inertia = inv_mass[with_world], inv_inertia[with_world]
+        local_start, local_thickness = start[with_world], thickness[rows]
     local_contacts = (
         local_a, local_b, count, normal, arm_a, arm_b, separation, friction, restitution,
         normal_impulse, tangent_impulse, slop,
     )  # fmt: skip
-    local_inv_mass, local_inv_inertia = inv_mass[with_world], inv_inertia[with_world]
     # Contact springs stay within the sub-steps' reach: at most MAX_HERTZ_SHARE of their rate.
     contact_hertz = min(settings[CONTACT_HERTZ], MAX_HERTZ_SHARE * substeps / dt)
     solver_settings = (
@@ -205,7 +218,7 @@ def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, 
     )  # fmt: skip
     push_depth = DEEP_PUSH_STEPS * settings[PUSH_SPEED] * dt
     deep = deep_overlaps(
-        thickness[rows], local_a, local_b, local_slots, solve_joints, local_inv_mass, push_depth
+        local_thickness, local_a, local_b, local_slots, solve_joints, local_inv_mass, push_depth
     )
     if int(settings[POSITION_ITERATIONS]) == 0:
         # No push-out passes: no overlap is held for them, the springs part it all (held,
@@ -213,14 +226,15 @@ def solve_substeps(body, gravity, contacts, part_pairs, solve_contacts, joints, 
         deep[:] = np.inf
     local_moved, warm_normal, warm_tangent, tree_of, loaded = _substeps(
         local_contacts, cores, solve_contacts, joints, local_slots, solve_joints, joint_rows,
-        start[with_world], velocity, accel, drag, local_inv_mass, local_inv_inertia, dt,
-        substeps, int(settings[RELAX_ITERATIONS]), solver_settings, backwards, deep,
-        local[moving],
+        local_start, velocity, accel, drag, local_inv_mass, local_inv_inertia, dt, substeps,
+        int(settings[RELAX_ITERATIONS]), solver_settings, backwards, deep, local_moving,
     )  # fmt: skip
-    moved = np.zeros(start.shape)
-    for q in range(len(rows)):
-        for axis in range(3):
-            moved[rows[q], axis] = local_moved[q, axis]
+    moved = local_moved
+    if not every:
+        moved = np.zeros(start.shape)
+        for q in range(len(rows)):
+            for axis in range(3):
+                moved[rows[q], axis] = local_moved[q, axis]
     poses = _stop_tunnels(
         table, owner, solid, filters, ignored, bullet, reach, thickness, start, swept, moved,
         dt, settings[LINEAR_SLOP], rows, tree_of, velocity,
