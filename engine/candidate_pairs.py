@@ -106,7 +106,7 @@ def find_candidates(vertices, count, radius, owner, start, velocity, reach, dt, 
     """
     n = len(kind)
     moving = moving_part_rows(resting[0], len(owner))
-    # Only the moving parts' bodies are boxed: a level of resting tiles costs nothing here.
+    # End poses and margins for the moving parts' bodies only (a resting tile gets none).
     end = np.empty((n, 3))
     margin = np.empty(n)
     for p in moving:
